@@ -1,0 +1,29 @@
+/// An error with the place in the input where it happened, and an optional hint.
+public struct Diagnostic: Error, Sendable, Hashable {
+  public var message: String
+  public var span: SourceSpan
+  public var hint: String?
+
+  public init(_ message: String, at span: SourceSpan, hint: String? = nil) {
+    self.message = message
+    self.span = span
+    self.hint = hint
+  }
+
+  /// The 1-based column where the error points.
+  public var column: Int { span.column }
+
+  /// A caret line to print under the input: spaces, then `^` under the span (at least one).
+  /// `indent` is the width of whatever precedes the input on screen (the prompt).
+  public func caretLine(indent: Int = 0) -> String {
+    String(repeating: " ", count: indent + span.start)
+      + String(repeating: "^", count: max(1, min(span.end - span.start, 80)))
+  }
+
+  /// The input line, the caret under it and the message, as plain text.
+  public func rendered(source: String) -> String {
+    var text = "error: \(message)\n  \(source)\n\(caretLine(indent: 2))"
+    if let hint { text += "\nhint: \(hint)" }
+    return text
+  }
+}

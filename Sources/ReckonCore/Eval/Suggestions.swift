@@ -1,0 +1,31 @@
+/// "Did you mean …?" for misspelled names.
+public enum Suggestions {
+  /// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
+  public static func closest(to name: String, in candidates: [String]) -> String? {
+    let limit = name.count <= 3 ? 1 : 2
+    var best: (String, Int)?
+    for candidate in candidates.sorted() where candidate != name {
+      let d = distance(name, candidate)
+      if d <= limit && d < (best?.1 ?? Int.max) { best = (candidate, d) }
+    }
+    return best?.0
+  }
+
+  /// Levenshtein distance.
+  static func distance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...b.count {
+        current[j] = Swift.min(
+          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,43 @@
+import BigInt
+
+/// A bill divided among people to the cent: the shares differ by at most one cent and add up
+/// exactly to the amount.
+public struct Split: Sendable, Hashable {
+  public let totalCents: BigInt
+  public let ways: Int
+  /// The smaller share, paid by `ways − largerCount` people.
+  public let baseCents: BigInt
+  /// How many people pay one cent more than `baseCents`.
+  public let largerCount: Int
+
+  public init(amount: Rational, ways: Int) {
+    self.init(totalCents: Money.cents(amount), ways: ways)
+  }
+
+  public init(totalCents: BigInt, ways: Int) {
+    precondition(ways >= 1)
+    self.totalCents = totalCents
+    self.ways = ways
+    let (q, r) = Rational.floorDivide(totalCents, BigInt(ways))
+    baseCents = q
+    largerCount = Int(r)
+  }
+
+  /// Every share, larger ones first.
+  public var shares: [BigInt] {
+    Array(repeating: baseCents + 1, count: largerCount)
+      + Array(repeating: baseCents, count: ways - largerCount)
+  }
+
+  /// The largest share: what each person must put in so the bill is covered.
+  public var largestShareCents: BigInt { largerCount > 0 ? baseCents + 1 : baseCents }
+
+  /// "2 pay 33.33, 1 pays 33.34", or "20.00 each".
+  public var description: String {
+    if largerCount == 0 { return "\(Money.format(cents: baseCents)) each" }
+    let smaller = ways - largerCount
+    let verb = { (n: Int) in n == 1 ? "pays" : "pay" }
+    return "\(smaller) \(verb(smaller)) \(Money.format(cents: baseCents)), "
+      + "\(largerCount) \(verb(largerCount)) \(Money.format(cents: baseCents + 1))"
+  }
+}

@@ -1,0 +1,132 @@
+import BigInt
+
+/// Turns values into the text Reckon prints.
+///
+/// - Exact integers and terminating decimals print exactly and in full: `0.3`, `0.0009765625`.
+/// - Other exact values print `digits` significant digits, truncated, then `…`: `0.3333333333…`.
+///   The integer part is never cut; tiny values switch to scientific notation.
+/// - Approximations print `≈ ` and `digits` significant digits, rounded half away from zero.
+public struct NumberFormatter: Sendable {
+  /// Significant digits for non-terminating and approximate results (`set digits N`).
+  public var digits: Int
+  /// Terminating decimals with more places than this print like non-terminating ones.
+  public var maxExactPlaces = 100_000
+
+  public init(digits: Int = 10) {
+    self.digits = digits
+  }
+
+  public func format(_ value: Value) -> String {
+    switch value {
+    case .exact(let r): format(r)
+    case .approx(let d): "≈ " + formatApproximate(d)
+    }
+  }
+
+  /// An exact rational in decimal.
+  public func format(_ r: Rational) -> String {
+    if r.isInteger { return String(r.numerator) }
+    let sign = r.isNegative ? "-" : ""
+    let num = r.numerator.magnitude
+    let den = r.denominator.magnitude
+    if let places = NumberFormatter.terminatingPlaces(den), places <= maxExactPlaces {
+      let scaled = num * BigUInt(10).power(places) / den
+      return sign + NumberFormatter.insertPoint(String(scaled), places: places)
+    }
+    return sign + truncated(num, den)
+  }
+
+  /// How many decimal places `1/den` needs, if its decimal expansion terminates (den = 2^a·5^b).
+  static func terminatingPlaces(_ den: BigUInt) -> Int? {
+    let twos = den.trailingZeroBitCount
+    let rest = den >> twos
+    if rest == 1 { return twos }
+    // rest must be 5^b: estimate b from the size, then check.
+    let estimate = Int((Double(rest.bitWidth) / 2.321928094887362).rounded(.down))
+    for b in max(1, estimate - 1)...(estimate + 1) where BigUInt(5).power(b) == rest {
+      return max(twos, b)
+    }
+    return nil
+  }
+
+  static func insertPoint(_ digits: String, places: Int) -> String {
+    guard places > 0 else { return digits }
+    let padded =
+      digits.count <= places ? String(repeating: "0", count: places - digits.count + 1) + digits : digits
+    let cut = padded.index(padded.endIndex, offsetBy: -places)
+    return padded[..<cut] + "." + padded[cut...]
+  }
+
+  /// `num/den` (positive, not terminating) with `digits` significant digits, truncated, and `…`.
+  func truncated(_ num: BigUInt, _ den: BigUInt) -> String {
+    let (whole, rem) = num.quotientAndRemainder(dividingBy: den)
+    if !whole.isZero {
+      let wholeText = String(whole)
+      let places = max(digits - wholeText.count, 1)
+      let frac = rem * BigUInt(10).power(places) / den
+      return wholeText + "." + NumberFormatter.zeroPadded(String(frac), places) + "…"
+    }
+    // Leading zeros after the point: the largest z with rem·10^(z+1) < den.
+    var zeros = max(0, Int(Double(den.bitWidth - rem.bitWidth) * 0.30102999566398) - 1)
+    while rem * BigUInt(10).power(zeros + 1) < den { zeros += 1 }
+    while zeros > 0 && rem * BigUInt(10).power(zeros) >= den { zeros -= 1 }
+    let significant = String(rem * BigUInt(10).power(zeros + digits) / den)
+    if zeros >= 9 {
+      return NumberFormatter.scientific(significant, exponent: -(zeros + 1), ellipsis: true)
+    }
+    return "0." + String(repeating: "0", count: zeros) + significant + "…"
+  }
+
+  static func zeroPadded(_ s: String, _ width: Int) -> String {
+    s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+  }
+
+  /// `d.ddd…e±x` from a digit string whose first digit is the units digit.
+  static func scientific(_ digits: String, exponent: Int, ellipsis: Bool) -> String {
+    var mantissa = String(digits.prefix(1))
+    let rest = digits.dropFirst()
+    if !rest.isEmpty { mantissa += "." + rest }
+    return mantissa + (ellipsis ? "…" : "") + "e" + String(exponent)
+  }
+
+  /// An approximation with `digits` significant digits, trailing zeros removed.
+  public func formatApproximate(_ x: Double) -> String {
+    guard let exact = Rational(exactly: x), !exact.isZero else { return x.isFinite ? "0" : "\(x)" }
+    let sign = x < 0 ? "-" : ""
+    let magnitude = exact.magnitude
+    var exponent = Int(log10Estimate(abs(x)))
+    // Round to `digits` significant digits: scaled has exactly `digits` digits.
+    var scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
+    let limit = Rational(BigInt(10).power(digits))
+    if scaled >= limit {
+      exponent += 1
+      scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
+    } else if scaled < limit / 10 {
+      exponent -= 1
+      scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
+    }
+    var text = String(scaled.numerator)
+    while text.count > 1 && text.hasSuffix("0") { text.removeLast() }
+    if exponent < -5 || exponent >= digits {
+      return sign + NumberFormatter.scientific(text, exponent: exponent, ellipsis: false)
+    }
+    if exponent >= 0 {
+      if text.count <= exponent + 1 {
+        return sign + text + String(repeating: "0", count: exponent + 1 - text.count)
+      }
+      let cut = text.index(text.startIndex, offsetBy: exponent + 1)
+      return sign + text[..<cut] + "." + text[cut...]
+    }
+    return sign + "0." + String(repeating: "0", count: -exponent - 1) + text
+  }
+
+  private func log10Estimate(_ x: Double) -> Double {
+    // floor(log10(x)) without libm: via the binary exponent, corrected by the caller.
+    (Double(x.exponent) * 0.30102999566398).rounded(.down)
+  }
+
+  static func powerOfTen(_ e: Int) -> Rational {
+    let p = Rational(BigInt(10).power(abs(e)))
+    return e >= 0 ? p : p.reciprocal
+  }
+}

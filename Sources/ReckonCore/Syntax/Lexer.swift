@@ -1,0 +1,157 @@
+import BigInt
+
+/// Splits one input line into tokens. Columns count Unicode scalars.
+public struct Lexer {
+  let scalars: [Unicode.Scalar]
+  var position = 0
+
+  /// The largest decimal exponent a literal may carry (`1e100000`).
+  public static let maxExponent = 100_000
+
+  public init(_ source: String) {
+    scalars = Array(source.unicodeScalars)
+  }
+
+  /// All tokens of the line, ending with `.end`. A `#` starts a comment that runs to the end.
+  public static func tokenize(_ source: String) throws(Diagnostic) -> [Token] {
+    var lexer = Lexer(source)
+    var tokens: [Token] = []
+    while true {
+      let token = try lexer.next()
+      tokens.append(token)
+      if token.kind == .end { return tokens }
+    }
+  }
+
+  mutating func next() throws(Diagnostic) -> Token {
+    skipSpace()
+    let start = position
+    guard position < scalars.count, scalars[position] != "#" else {
+      return Token(.end, SourceSpan(start, start))
+    }
+    let c = scalars[position]
+    let kind: Token.Kind
+    if Lexer.isDigit(c) || (c == "." && position + 1 < scalars.count && Lexer.isDigit(scalars[position + 1])) {
+      kind = .number(try number())
+    } else if Lexer.isNameStart(c) {
+      while position < scalars.count && Lexer.isNameContinue(scalars[position]) { position += 1 }
+      kind = .name(String(String.UnicodeScalarView(scalars[start..<position])))
+    } else {
+      position += 1
+      switch c {
+      case "+": kind = .plus
+      case "-", "\u{2212}": kind = .minus
+      case "*", "\u{00D7}", "\u{22C5}", "\u{00B7}":
+        if c == "*" && position < scalars.count && scalars[position] == "*" {
+          position += 1
+          kind = .caret
+        } else {
+          kind = .star
+        }
+      case "/", "\u{00F7}": kind = .slash
+      case "^": kind = .caret
+      case "%": kind = .percent
+      case "!": kind = .bang
+      case "(": kind = .leftParen
+      case ")": kind = .rightParen
+      case ",": kind = .comma
+      case "=": kind = .equals
+      case "\u{FFFD}":
+        throw Diagnostic("invalid UTF-8 in the input", at: SourceSpan(start, position))
+      default:
+        throw Diagnostic(
+          "unexpected character \(Lexer.describe(c))", at: SourceSpan(start, position),
+          hint: c == "," ? nil : "operators are + - * / ^ % ! and mod")
+      }
+    }
+    let span = SourceSpan(start, position)
+    let spaceAfter = position < scalars.count && Lexer.isSpace(scalars[position])
+    return Token(kind, span, spaceAfter: spaceAfter)
+  }
+
+  mutating func skipSpace() {
+    while position < scalars.count && Lexer.isSpace(scalars[position]) { position += 1 }
+  }
+
+  /// digits [ "." [digits] ] [exponent] | "." digits [exponent]; "_" may separate digits.
+  mutating func number() throws(Diagnostic) -> Rational {
+    let start = position
+    var mantissa = ""
+    var fractionDigits = 0
+    var seenPoint = false
+    while position < scalars.count {
+      let c = scalars[position]
+      if Lexer.isDigit(c) {
+        mantissa.unicodeScalars.append(c)
+        if seenPoint { fractionDigits += 1 }
+      } else if c == "_" && position > start && Lexer.isDigit(scalars[position - 1])
+        && position + 1 < scalars.count && Lexer.isDigit(scalars[position + 1])
+      {
+        // a digit separator
+      } else if c == "." && !seenPoint {
+        seenPoint = true
+      } else {
+        break
+      }
+      position += 1
+    }
+    var exponent = 0
+    if position < scalars.count, scalars[position] == "e" || scalars[position] == "E" {
+      var p = position + 1
+      var negative = false
+      if p < scalars.count, scalars[p] == "+" || scalars[p] == "-" {
+        negative = scalars[p] == "-"
+        p += 1
+      }
+      if p < scalars.count && Lexer.isDigit(scalars[p]) {
+        let digitsStart = p
+        var value = 0
+        while p < scalars.count && Lexer.isDigit(scalars[p]) {
+          if value <= Lexer.maxExponent { value = value * 10 + Int(scalars[p].value - 48) }
+          p += 1
+        }
+        if value > Lexer.maxExponent {
+          throw Diagnostic(
+            "exponent too large: numbers may have at most \(Lexer.maxExponent) digits",
+            at: SourceSpan(digitsStart, p))
+        }
+        exponent = negative ? -value : value
+        position = p
+      }
+    }
+    let shift = exponent - fractionDigits
+    let digits = BigInt(mantissa) ?? 0
+    if shift >= 0 {
+      return Rational(digits * BigInt(10).power(shift))
+    }
+    return Rational(numerator: digits, denominator: BigInt(10).power(-shift))
+  }
+
+  static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
+
+  static func isSpace(_ c: Unicode.Scalar) -> Bool {
+    c == " " || c == "\t" || c == "\r" || c == "\n" || (c.value > 127 && c.properties.isWhitespace)
+  }
+
+  static func isNameStart(_ c: Unicode.Scalar) -> Bool {
+    c == "_" || (c.value < 128 ? (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") : c.properties.isAlphabetic)
+  }
+
+  static func isNameContinue(_ c: Unicode.Scalar) -> Bool { isNameStart(c) || isDigit(c) }
+
+  /// A character as an error message shows it: printable ones quoted, others by code point.
+  static func describe(_ c: Unicode.Scalar) -> String {
+    if c.value < 32 || c.value == 127 || c.properties.generalCategory == .control
+      || c.properties.generalCategory == .format
+    {
+      return "U+" + String(String(c.value, radix: 16, uppercase: true).leftPadded(to: 4))
+    }
+    return "'\(c)'"
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int, with pad: Character = "0") -> String {
+    count >= width ? self : String(repeating: pad, count: width - count) + self
+  }
+}

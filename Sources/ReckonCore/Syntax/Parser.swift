@@ -1,0 +1,302 @@
+/// A recursive-descent parser for the grammar in `grammar/reckon.ebnf`:
+///
+///     line           = [ name "=" ] expression | binary-operator expression
+///     additive       = multiplicative { ("+" | "-") multiplicative }      (a + p% rule)
+///     multiplicative = implicit { ("*" | "/" | "mod") implicit | "of" multiplicative }
+///     implicit       = unary { power }          (juxtaposed factor starts with a name or "(")
+///     unary          = ("-" | "+") unary | power
+///     power          = postfix [ "^" unary ]
+///     postfix        = primary { "!" | "%" }
+///     primary        = number | name "(" [ arguments ] ")" | name | "(" expression ")"
+///
+/// Every recursion counts towards a nesting limit, so hostile input gets an error, not a
+/// stack overflow.
+public struct Parser {
+  var tokens: [Token]
+  var index = 0
+  var depth = 0
+  /// Set when the line starts with a binary operator: the first primary is then `ans`.
+  var injectAnswer = false
+
+  /// Nesting deeper than this is an error.
+  public static let maxDepth = 1000
+
+  /// Words that are operators, never names.
+  public static let operatorWords: Set<String> = ["mod", "of"]
+
+  /// A parser over tokens that end with `.end`.
+  public init(tokens: [Token]) {
+    self.tokens = tokens
+    if tokens.last?.kind != .end {
+      let at = tokens.last?.span.end ?? 0
+      self.tokens.append(Token(.end, SourceSpan(at, at)))
+    }
+  }
+
+  /// Parses a whole calculator line.
+  public static func parseLine(_ source: String) throws(Diagnostic) -> Statement {
+    var parser = Parser(tokens: try Lexer.tokenize(source))
+    return try parser.parseStatement()
+  }
+
+  /// Parses a line that must be a single expression (no assignment, no continuation).
+  public static func parseExpression(_ source: String) throws(Diagnostic) -> Expr {
+    var parser = Parser(tokens: try Lexer.tokenize(source))
+    let expr = try parser.expression()
+    try parser.expectEnd()
+    return expr
+  }
+
+  public mutating func parseStatement() throws(Diagnostic) -> Statement {
+    if peek.kind == .end { return .empty }
+    if case .name(let name) = peek.kind, tokens[index + 1].kind == .equals,
+      !Parser.operatorWords.contains(name)
+    {
+      let nameSpan = peek.span
+      index += 2
+      if peek.kind == .end {
+        throw Diagnostic("expected a value after '='", at: peek.span, hint: "for example: \(name) = 3*4")
+      }
+      let value = try expression()
+      try expectEnd()
+      return .assignment(name: name, nameSpan: nameSpan, value: value)
+    }
+    injectAnswer = startsWithBinaryOperator
+    let continues = injectAnswer
+    let expr = try expression()
+    try expectEnd()
+    return .expression(expr, continuesAnswer: continues)
+  }
+
+  /// Whether the first token is a binary operator ("-" only when a space follows it).
+  var startsWithBinaryOperator: Bool {
+    switch peek.kind {
+    case .plus, .star, .slash, .caret: true
+    case .minus: peek.spaceAfter
+    case .name(let n): n == "mod"
+    default: false
+    }
+  }
+
+  // MARK: Expressions
+
+  public mutating func expression() throws(Diagnostic) -> Expr {
+    try additive()
+  }
+
+  /// Throws unless every token has been used.
+  public mutating func expectEnd() throws(Diagnostic) {
+    let t = peek
+    switch t.kind {
+    case .end: return
+    case .rightParen:
+      throw Diagnostic("unmatched ')'", at: t.span, hint: "there is no '(' for this ')' to close")
+    case .number:
+      throw Diagnostic("missing operator before this number", at: t.span, hint: "write * to multiply")
+    case .equals:
+      throw Diagnostic(
+        "only a name can be assigned to", at: t.span, hint: "write name = value, for example x = 3*4")
+    default:
+      throw Diagnostic("unexpected \(t.describe)", at: t.span)
+    }
+  }
+
+  mutating func additive() throws(Diagnostic) -> Expr {
+    let first = try multiplicative()
+    var links: [Expr.Link] = []
+    while true {
+      let op: BinaryOperator
+      switch peek.kind {
+      case .plus: op = .add
+      case .minus: op = .subtract
+      default: return links.isEmpty ? first : .chain(first, links)
+      }
+      let span = advance().span
+      links.append(Expr.Link(op, span, try operand(after: span) { (p) throws(Diagnostic) in try p.multiplicative() }))
+    }
+  }
+
+  mutating func multiplicative() throws(Diagnostic) -> Expr {
+    let first = try implicit()
+    var links: [Expr.Link] = []
+    while true {
+      let op: BinaryOperator
+      switch peek.kind {
+      case .star: op = .multiply
+      case .slash: op = .divide
+      case .name("mod"): op = .modulo
+      case .name("of"):
+        // Right-associative: the rest of the multiplicative run is the right operand.
+        let span = advance().span
+        let rest = try nested(at: span) { (p) throws(Diagnostic) in
+          try p.operand(after: span) { (p) throws(Diagnostic) in try p.multiplicative() }
+        }
+        links.append(Expr.Link(.of, span, rest))
+        return .chain(first, links)
+      default: return links.isEmpty ? first : .chain(first, links)
+      }
+      let span = advance().span
+      links.append(Expr.Link(op, span, try operand(after: span) { (p) throws(Diagnostic) in try p.implicit() }))
+    }
+  }
+
+  mutating func implicit() throws(Diagnostic) -> Expr {
+    let first = try unary()
+    var links: [Expr.Link] = []
+    while startsJuxtaposedFactor {
+      let at = SourceSpan(peek.span.start, peek.span.start)
+      links.append(Expr.Link(.implicitMultiply, at, try power()))
+    }
+    return links.isEmpty ? first : .chain(first, links)
+  }
+
+  var startsJuxtaposedFactor: Bool {
+    switch peek.kind {
+    case .leftParen: true
+    case .name(let n): !Parser.operatorWords.contains(n)
+    default: false
+    }
+  }
+
+  mutating func unary() throws(Diagnostic) -> Expr {
+    if !injectAnswer {
+      switch peek.kind {
+      case .minus:
+        let span = advance().span
+        return .negate(
+          try nested(at: span) { (p) throws(Diagnostic) in
+            try p.operand(after: span) { (p) throws(Diagnostic) in try p.unary() }
+          }, operatorSpan: span)
+      case .plus:
+        let span = advance().span
+        return try nested(at: span) { (p) throws(Diagnostic) in
+          try p.operand(after: span) { (p) throws(Diagnostic) in try p.unary() }
+        }
+      default: break
+      }
+    }
+    return try power()
+  }
+
+  mutating func power() throws(Diagnostic) -> Expr {
+    let base = try postfix()
+    guard peek.kind == .caret else { return base }
+    let span = advance().span
+    let exponent = try nested(at: span) { (p) throws(Diagnostic) in
+      try p.operand(after: span) { (p) throws(Diagnostic) in try p.unary() }
+    }
+    return .power(base, exponent, operatorSpan: span)
+  }
+
+  mutating func postfix() throws(Diagnostic) -> Expr {
+    var expr = try primary()
+    var count = 0
+    while true {
+      switch peek.kind {
+      case .bang: expr = .factorial(expr, operatorSpan: advance().span)
+      case .percent: expr = .percent(expr, operatorSpan: advance().span)
+      default: return expr
+      }
+      count += 1
+      if count > Parser.maxDepth {
+        throw Diagnostic("too many '!' and '%' in a row (more than \(Parser.maxDepth))", at: peek.span)
+      }
+    }
+  }
+
+  mutating func primary() throws(Diagnostic) -> Expr {
+    if injectAnswer {
+      injectAnswer = false
+      return .name("ans", SourceSpan(0, 0))
+    }
+    let token = peek
+    switch token.kind {
+    case .number(let value):
+      index += 1
+      return .number(value, token.span)
+    case .name(let name) where !Parser.operatorWords.contains(name):
+      index += 1
+      guard peek.kind == .leftParen else { return .name(name, token.span) }
+      let open = advance().span
+      let arguments = try nested(at: open) { (p) throws(Diagnostic) in try p.arguments(openedAt: open) }
+      let close = advance().span
+      return .call(name: name, nameSpan: token.span, arguments: arguments, span: token.span.union(close))
+    case .leftParen:
+      let open = advance().span
+      let inner = try nested(at: open) { (p) throws(Diagnostic) in
+        try p.operand(after: open) { (p) throws(Diagnostic) in try p.expression() }
+      }
+      guard peek.kind == .rightParen else { throw missingClose(openedAt: open) }
+      index += 1
+      return inner
+    default:
+      throw expected(after: nil)
+    }
+  }
+
+  mutating func arguments(openedAt open: SourceSpan) throws(Diagnostic) -> [Expr] {
+    var list: [Expr] = []
+    if peek.kind == .rightParen { return list }
+    while true {
+      list.append(try operand(after: open) { (p) throws(Diagnostic) in try p.expression() })
+      if peek.kind == .comma {
+        index += 1
+        continue
+      }
+      guard peek.kind == .rightParen else { throw missingClose(openedAt: open) }
+      return list
+    }
+  }
+
+  // MARK: Helpers
+
+  var peek: Token { tokens[index] }
+
+  mutating func advance() -> Token {
+    let t = tokens[index]
+    if index < tokens.count - 1 { index += 1 }
+    return t
+  }
+
+  /// Parses an operand that must follow `span`, with an error that names what is missing.
+  mutating func operand(
+    after span: SourceSpan, _ parse: (inout Parser) throws(Diagnostic) -> Expr
+  ) throws(Diagnostic) -> Expr {
+    if peek.kind == .end || peek.kind == .rightParen || peek.kind == .comma || isBinaryOnly(peek) {
+      throw expected(after: span)
+    }
+    return try parse(&self)
+  }
+
+  func isBinaryOnly(_ t: Token) -> Bool {
+    switch t.kind {
+    case .star, .slash, .caret, .percent, .bang, .equals: true
+    case .name(let n): Parser.operatorWords.contains(n)
+    default: false
+    }
+  }
+
+  mutating func nested<T>(at span: SourceSpan, _ body: (inout Parser) throws(Diagnostic) -> T) throws(Diagnostic) -> T {
+    depth += 1
+    defer { depth -= 1 }
+    if depth > Parser.maxDepth {
+      throw Diagnostic("nested too deeply (more than \(Parser.maxDepth) levels)", at: span)
+    }
+    return try body(&self)
+  }
+
+  func expected(after span: SourceSpan?) -> Diagnostic {
+    let t = peek
+    if t.kind == .end {
+      return Diagnostic("expected a number, a name or '(' here, but the line ends", at: t.span)
+    }
+    return Diagnostic("expected a number, a name or '(' here, found \(t.describe)", at: t.span)
+  }
+
+  func missingClose(openedAt open: SourceSpan) -> Diagnostic {
+    let t = peek
+    let what = t.kind == .end ? "the line ends" : "found \(t.describe)"
+    return Diagnostic(
+      "missing ')' to close the '(' at column \(open.column): \(what)", at: t.span)
+  }
+}

@@ -1,0 +1,77 @@
+/// A command word: reserved, completable, and documented by `help`.
+public struct Command: Sendable, Hashable {
+  public let name: String
+  public let aliases: [String]
+  public let usage: String
+  public let summary: String
+  /// Longer help, shown by `help NAME`.
+  public let details: String
+
+  /// Every command, in the order `help` lists them.
+  public static let all: [Command] = [
+    Command(
+      name: "help", aliases: ["?"], usage: "help [topic]", summary: "this list, or help on a command or topic",
+      details: """
+        Topics: any command name, a function name, and: functions, percent, numbers, keys.
+        Examples: help tip, help functions, help percent
+        """),
+    Command(
+      name: "vars", aliases: [], usage: "vars", summary: "list your variables, ans and memory",
+      details: "Shows every variable you have set, the last result (ans) and the memory register."),
+    Command(
+      name: "clear", aliases: [], usage: "clear", summary: "clear the screen (keeps everything)",
+      details: "Clears the terminal. Variables, ans, memory and settings stay as they are."),
+    Command(
+      name: "reset", aliases: [], usage: "reset", summary: "forget variables, ans and memory",
+      details: "Forgets every variable, the last result and the memory register. Settings stay."),
+    Command(
+      name: "m+", aliases: [], usage: "m+ [expr]", summary: "add ans (or expr) to memory",
+      details: "Adds the last result, or the value of expr, to the memory register, like M+ on a pocket calculator."),
+    Command(
+      name: "m-", aliases: [], usage: "m- [expr]", summary: "subtract ans (or expr) from memory",
+      details: "Subtracts the last result, or the value of expr, from the memory register."),
+    Command(
+      name: "mr", aliases: [], usage: "mr", summary: "recall memory (it becomes ans)",
+      details: "Shows the memory register; it becomes ans, so '* 2' works next."),
+    Command(
+      name: "mc", aliases: [], usage: "mc", summary: "clear memory",
+      details: "Sets the memory register back to empty."),
+    Command(
+      name: "set", aliases: [], usage: "set digits N | set tips P…", summary: "change a setting",
+      details: """
+        set            show the settings
+        set digits N   significant digits for results that do not end (1 to 1000; default 10)
+        set tips P…    the percentages 'tip AMOUNT' shows (1 to 8 of them; default 10 15 18 20)
+        """),
+    Command(
+      name: "tip", aliases: [], usage: "tip [amount] [P%] [split N] [round]",
+      summary: "tip table, or tip and total at P%",
+      details: """
+        tip 50              a table: tip and total at each preset percentage (set tips …)
+        tip 50 18%          the tip and the total at 18%
+        tip 42.50+17.25 18% the amount may be any expression; without one, ans is used
+        tip 50 18% split 3  …and each person's share, to the cent
+        tip 50 18% round    round the total up to a whole unit; shows the percentage that makes
+        Money is rounded half away from zero to the cent, once; amount + tip = total as shown.
+        The total (or a share) becomes ans.
+        """),
+    Command(
+      name: "split", aliases: [], usage: "split [amount] N", summary: "divide a bill among N people, to the cent",
+      details: """
+        split 100 3   two pay 33.33, one pays 33.34: the shares always add up to the amount
+        split 4       splits ans four ways
+        The largest share becomes ans.
+        """),
+    Command(
+      name: "quit", aliases: ["exit"], usage: "quit", summary: "leave Reckon (also exit, Ctrl-D)",
+      details: "Leaves Reckon. Ctrl-D on an empty line does the same."),
+  ]
+
+  /// Every word that starts a command, aliases included.
+  public static let words: Set<String> = Set(all.flatMap { [$0.name] + $0.aliases })
+
+  /// The command a word names, if any.
+  public static func named(_ word: String) -> Command? {
+    all.first { $0.name == word || $0.aliases.contains(word) }
+  }
+}

@@ -1,0 +1,91 @@
+import ReckonCore
+
+/// The text of `help` and `help TOPIC`.
+public enum Help {
+  /// Topics beyond command and function names.
+  public static let topics = ["functions", "percent", "numbers", "keys", "variables"]
+
+  /// Help for a topic, a command or a function; the overview when `topic` is nil.
+  public static func text(for topic: String?) -> [String] {
+    guard let topic else { return [overview] }
+    if let command = Command.named(topic) {
+      return ["\(command.usage)\n  \(command.summary)\n\n\(indent(command.details))"]
+    }
+    if let f = Builtins.function(named: topic) { return ["\(f.usage)\n  \(f.summary)"] }
+    switch topic {
+    case "functions":
+      let width = Builtins.functions.map(\.usage.count).max() ?? 0
+      let lines = Builtins.functions.map { "  " + $0.usage.padding(width) + "  " + $0.summary }
+      return ["Functions (angles in radians):\n" + lines.joined(separator: "\n") + "\nConstants: pi (π), e"]
+    case "percent": return [percent]
+    case "numbers": return [numbers]
+    case "keys": return [keys]
+    case "variables": return [variables]
+    default:
+      let all = Command.all.map(\.name) + Builtins.functionNames + topics
+      let suggestion = Suggestions.closest(to: topic, in: all).map { " Did you mean '\($0)'?" } ?? ""
+      return ["No help on '\(topic)'.\(suggestion) Topics: \(topics.joined(separator: ", ")), or any command."]
+    }
+  }
+
+  static func indent(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+  }
+
+  static var overview: String {
+    let width = Command.all.map(\.usage.count).max() ?? 0
+    let commands = Command.all.map { "  " + $0.usage.padding(width) + "  " + $0.summary }
+    return """
+      Type an expression and press Enter: 2+3*4, 2^100, 1/3, sqrt(2), 15% of 80, 3(4+5)
+      Variables: x = 3*4, then x/2. ans (or _) is the last result; a line that starts with
+      an operator continues from it: * 2, / 3, - 5 (with a space; -5 is minus five).
+
+      Commands:
+      \(commands.joined(separator: "\n"))
+
+      More: help functions, help percent, help numbers, help variables, help keys
+      """
+  }
+
+  static let percent = """
+    Percent:
+      15%          is 0.15
+      200 + 15%    is 200·1.15 = 230   (adding a percentage raises by it)
+      80 - 25%     is 80·0.75 = 60     (subtracting one lowers by it)
+      15% of 80    is 12
+      200 * 15%    is 30
+    The + and - rule applies when the right-hand side is itself a percentage (p%).
+    """
+
+  static let numbers = """
+    Numbers are exact: 0.1+0.2 is 0.3, 1/3*3 is 1, 2^200 and 100! print every digit.
+    A result that does not end prints 10 significant digits and … (set digits N for more).
+    Irrational results (sqrt(2), ln, sin, anything with pi or e) are approximations, marked ≈.
+    Write numbers as 42, 3.14, .5, 1e3, 1_000_000. Operators: + - * / ^ ! % mod, and × ÷ −.
+    -2^2 is -4 (the power first); 2^3^2 is 2^9; 1/2pi is 1/(2π).
+    Results over 100,000 digits are refused rather than computed for ever.
+    """
+
+  static let keys = """
+    Editing keys (emacs style):
+      Up / Down     previous / next line from history
+      Ctrl-R        search history backwards
+      Tab           complete a command, function, constant or variable name
+      Ctrl-A / E    start / end of line;  Ctrl-K  delete to end;  Ctrl-U  delete line
+      Ctrl-C        abandon the line being typed (keeps everything else)
+      Ctrl-D        leave, on an empty line
+    """
+
+  static let variables = """
+    Variables: name = expression, for example price = 42.50, then price * 3.
+    Names start with a letter or _ and may hold letters, digits and _.
+    ans (or _) is always the last result. vars lists them; reset forgets them.
+    Memory, as on a pocket calculator: m+ adds ans (or a value), m- subtracts, mr recalls, mc clears.
+    """
+}
+
+extension String {
+  func padding(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

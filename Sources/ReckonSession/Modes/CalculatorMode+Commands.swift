@@ -1,0 +1,236 @@
+import BigInt
+import ReckonCore
+
+extension CalculatorMode {
+  /// Runs a calculator command; its arguments start at scalar offset `argumentStart`.
+  func run(_ command: Command, line: String, argumentStart: Int, in state: inout SessionState) -> Reply {
+    let arguments = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(argumentStart)))
+    let words = arguments.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    do {
+      switch command.name {
+      case "help":
+        return Reply(Help.text(for: words.first).map { .note($0) })
+      case "vars":
+        return vars(state)
+      case "clear":
+        return Reply([.clearScreen])
+      case "reset":
+        let count = state.environment.variables.count
+        state.environment = Environment()
+        state.memory = nil
+        let what = count == 1 ? "1 variable" : "\(count) variables"
+        return Reply([.note("Reset: forgot \(what), ans and memory. Settings are kept.")])
+      case "m+", "m-":
+        let tokens = try argumentTokens(line, from: argumentStart)
+        let value = try operand(tokens, orAnswerFor: command.name, at: argumentStart, in: state)
+        let evaluator = Evaluator()
+        let old = state.memory ?? .exact(.zero)
+        let span = SourceSpan(argumentStart, argumentStart)
+        state.memory =
+          command.name == "m+"
+          ? try evaluator.add(old, value, at: span) : try evaluator.add(old, evaluator.negate(value), at: span)
+        return Reply([.note("memory: \(state.formatter.format(state.memory!))")])
+      case "mr":
+        guard let memory = state.memory else { return Reply([.note("memory is empty")]) }
+        state.environment.answer = memory
+        return Reply([.result(state.formatter.format(memory))])
+      case "mc":
+        state.memory = nil
+        return Reply([.note("memory cleared")])
+      case "set":
+        return try set(words, line: line, argumentStart: argumentStart, in: &state)
+      case "tip":
+        return try tip(line, from: argumentStart, in: &state)
+      case "split":
+        return try split(line, from: argumentStart, in: &state)
+      default:  // quit, exit
+        return Reply(shouldExit: true)
+      }
+    } catch {
+      return .error(error, line)
+    }
+  }
+
+  // MARK: Arguments
+
+  /// The tokens of the line from `offset` on, ending with `.end`.
+  func argumentTokens(_ line: String, from offset: Int) throws(Diagnostic) -> [Token] {
+    try Lexer.tokenize(line).filter { $0.span.start >= offset }
+  }
+
+  /// Evaluates a run of tokens as one expression.
+  func evaluate(_ tokens: ArraySlice<Token>, in state: SessionState) throws(Diagnostic) -> Value {
+    var parser = Parser(tokens: Array(tokens))
+    let expr = try parser.expression()
+    try parser.expectEnd()
+    return try Evaluator().evaluate(expr, in: state.environment)
+  }
+
+  /// The value of the tokens, or `ans` when there are none.
+  func operand(
+    _ tokens: [Token], orAnswerFor name: String, at offset: Int, in state: SessionState
+  ) throws(Diagnostic) -> Value {
+    if tokens.count > 1 { return try evaluate(tokens[...], in: state) }
+    guard let answer = state.environment.answer else {
+      throw Diagnostic(
+        "\(name) needs a value, and there is no previous result yet", at: SourceSpan(offset, offset),
+        hint: "for example: \(name) 5")
+    }
+    return answer
+  }
+
+  /// A positive whole number from a number token.
+  func count(_ token: Token, what: String, range: ClosedRange<Int>) throws(Diagnostic) -> Int {
+    guard case .number(let r) = token.kind, let n = r.intValue, range.contains(n) else {
+      throw Diagnostic(
+        "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound.grouped)",
+        at: token.span)
+    }
+    return n
+  }
+
+  /// Money is exact: an approximation is taken at its exact binary value, then rounded to the cent.
+  func exactAmount(_ value: Value, at span: SourceSpan) throws(Diagnostic) -> Rational {
+    guard let r = value.rational else { throw Diagnostic("the amount is not a finite number", at: span) }
+    return r
+  }
+
+  // MARK: Commands
+
+  func vars(_ state: SessionState) -> Reply {
+    let f = state.formatter
+    var rows: [[String]] = [["name", "value"]]
+    for name in state.environment.variables.keys.sorted() {
+      rows.append([name, f.format(state.environment.variables[name]!)])
+    }
+    if let answer = state.environment.answer { rows.append(["ans", f.format(answer)]) }
+    if let memory = state.memory { rows.append(["memory", f.format(memory)]) }
+    if rows.count == 1 { return Reply([.note("No variables yet. Set one with: x = 3*4")]) }
+    return Reply([.table(rows)])
+  }
+
+  func set(_ words: [String], line: String, argumentStart: Int, in state: inout SessionState) throws(Diagnostic)
+    -> Reply
+  {
+    let tokens = try argumentTokens(line, from: argumentStart)
+    guard let what = tokens.first?.name else {
+      if tokens.first?.kind != .end {
+        throw Diagnostic("unknown setting", at: tokens[0].span, hint: "settings: digits, tips")
+      }
+      let tips = state.settings.tipPresets.map { state.formatter.format($0) + "%" }.joined(separator: " ")
+      return Reply([.table([["setting", "value"], ["digits", "\(state.settings.digits)"], ["tips", tips]])])
+    }
+    switch what {
+    case "digits":
+      guard tokens.count == 3 else {
+        throw Diagnostic(
+          "set digits takes one number", at: tokens[min(1, tokens.count - 1)].span, hint: "for example: set digits 20")
+      }
+      state.settings.digits = try count(tokens[1], what: "digits", range: Settings.digitsRange)
+      return Reply([.note("digits: \(state.settings.digits)")])
+    case "tips":
+      var presets: [Rational] = []
+      var i = 1
+      while tokens[i].kind != .end {
+        guard case .number(let p) = tokens[i].kind, p <= 1000 else {
+          throw Diagnostic(
+            "a tip percentage must be a number from 0 to 1000", at: tokens[i].span,
+            hint: "for example: set tips 12 15 20 22")
+        }
+        presets.append(p)
+        i += tokens[i + 1].kind == .percent ? 2 : 1
+      }
+      guard (1...8).contains(presets.count) else {
+        throw Diagnostic(
+          "set tips takes 1 to 8 percentages", at: tokens[i].span, hint: "for example: set tips 12 15 20 22")
+      }
+      state.settings.tipPresets = presets
+      return Reply([.note("tips: " + presets.map { state.formatter.format($0) + "%" }.joined(separator: " "))])
+    default:
+      throw Diagnostic("unknown setting '\(what)'", at: tokens[0].span, hint: "settings: digits, tips")
+    }
+  }
+
+  func tip(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    var tokens = try argumentTokens(line, from: offset)
+    tokens.removeLast()  // .end
+    var ways: Int?
+    var roundUp = false
+    // Options come last, in any order: "split N", "round".
+    while let last = tokens.last {
+      if last.name == "round" {
+        roundUp = true
+        tokens.removeLast()
+      } else if tokens.count >= 2, tokens[tokens.count - 2].name == "split" {
+        ways = try count(last, what: "the number of people", range: 1...1_000_000)
+        tokens.removeLast(2)
+      } else {
+        break
+      }
+    }
+    var percent: Rational?
+    if tokens.count >= 2, case .number(let p) = tokens[tokens.count - 2].kind, tokens.last?.kind == .percent {
+      guard p <= 1000 else {
+        throw Diagnostic("a tip percentage must be from 0 to 1000", at: tokens[tokens.count - 2].span)
+      }
+      percent = p
+      tokens.removeLast(2)
+    }
+    let end = Token(.end, SourceSpan(tokens.last?.span.end ?? offset, tokens.last?.span.end ?? offset))
+    let amountValue = try operand(tokens + [end], orAnswerFor: "tip", at: offset, in: state)
+    let amount = try exactAmount(amountValue, at: end.span)
+    guard !amount.isNegative && !amount.isZero else {
+      throw Diagnostic(
+        "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
+    }
+    guard let percent else {
+      if roundUp || ways != nil {
+        throw Diagnostic("give a percentage for round or split", at: end.span, hint: "for example: tip 50 18% split 3")
+      }
+      var rows = [["%", "tip", "total"]]
+      for p in state.settings.tipPresets {
+        let t = Tip(amount: amount, percent: p)
+        rows.append([
+          state.formatter.format(p) + "%", Money.format(cents: t.tipCents), Money.format(cents: t.totalCents),
+        ])
+      }
+      return Reply([.note("tip on \(Money.format(amount))"), .table(rows)])
+    }
+    var tip = Tip(amount: amount, percent: percent)
+    var text = "tip \(Money.format(cents: tip.tipCents))  total \(Money.format(cents: tip.totalCents))"
+    if roundUp {
+      tip = tip.roundedUp
+      let effective = NumberFormatter(digits: 3).format(tip.percent.rounded(places: 2))
+      text =
+        "tip \(Money.format(cents: tip.tipCents)) (\(effective)%, rounded up)  total \(Money.format(cents: tip.totalCents))"
+    }
+    state.environment.answer = .exact(Money.value(cents: tip.totalCents))
+    if let ways {
+      let split = Split(totalCents: tip.totalCents, ways: ways)
+      state.environment.answer = .exact(Money.value(cents: split.largestShareCents))
+      text += "  split \(ways) ways: \(split.description)"
+    }
+    return Reply([.result(text)])
+  }
+
+  func split(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    var tokens = try argumentTokens(line, from: offset)
+    tokens.removeLast()
+    guard let last = tokens.last else {
+      throw Diagnostic(
+        "split needs the number of people", at: SourceSpan(offset, offset), hint: "for example: split 100 3")
+    }
+    let ways = try count(last, what: "the number of people", range: 1...1_000_000)
+    tokens.removeLast()
+    let end = Token(.end, SourceSpan(last.span.start, last.span.start))
+    let amount = try exactAmount(operand(tokens + [end], orAnswerFor: "split", at: offset, in: state), at: end.span)
+    guard !amount.isNegative && !amount.isZero else {
+      throw Diagnostic(
+        "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
+    }
+    let split = Split(amount: amount, ways: ways)
+    state.environment.answer = .exact(Money.value(cents: split.largestShareCents))
+    let people = ways == 1 ? "1 way" : "\(ways) ways"
+    return Reply([.result("\(Money.format(cents: split.totalCents)) split \(people): \(split.description)")])
+  }
+}

@@ -1,0 +1,79 @@
+import ReckonCore
+
+/// The calculator: expressions, assignments, `ans` continuation and the calculator commands.
+public struct CalculatorMode: Sendable {
+  public init() {}
+
+  mutating func handle(_ line: String, in state: inout SessionState) -> Reply {
+    let trimmed = line.drop { $0 == " " || $0 == "\t" }
+    if trimmed.isEmpty || trimmed.hasPrefix("#") { return Reply() }
+    let word = String(trimmed.prefix { $0 != " " && $0 != "\t" && $0 != "#" })
+    if let command = Command.named(word) {
+      let wordStart = line.unicodeScalars.count - trimmed.unicodeScalars.count
+      let argumentStart = wordStart + word.unicodeScalars.count
+      let rest = line.unicodeScalars.dropFirst(argumentStart).drop { $0 == " " || $0 == "\t" }
+      if rest.first == "=" {
+        let d = Diagnostic(
+          "'\(word)' is a command, so it cannot be a variable name",
+          at: SourceSpan(wordStart, argumentStart), hint: "choose another name")
+        return .error(d, line)
+      }
+      return run(command, line: line, argumentStart: argumentStart, in: &state)
+    }
+    do {
+      return try evaluate(line, in: &state)
+    } catch {
+      return .error(error, line)
+    }
+  }
+
+  func evaluate(_ line: String, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    switch try Parser.parseLine(line) {
+    case .empty:
+      return Reply()
+    case .expression(let expr, _):
+      let value = try Evaluator().evaluate(expr, in: state.environment)
+      return answer(value, in: &state)
+    case .assignment(let name, let span, let expr):
+      try CalculatorMode.checkAssignable(name, at: span)
+      let value = try Evaluator().evaluate(expr, in: state.environment)
+      state.environment.variables[name] = value
+      return answer(value, in: &state)
+    }
+  }
+
+  /// Prints `value` and makes it the last result.
+  func answer(_ value: Value, in state: inout SessionState) -> Reply {
+    state.environment.answer = value
+    return Reply([.result(state.formatter.format(value))])
+  }
+
+  /// Refuses names that already mean something else.
+  static func checkAssignable(_ name: String, at span: SourceSpan) throws(Diagnostic) {
+    if Environment.answerNames.contains(name) {
+      throw Diagnostic("'\(name)' is the last result and cannot be assigned", at: span, hint: "choose another name")
+    }
+    if Builtins.constants[name] != nil {
+      throw Diagnostic("'\(name)' is a constant and cannot be changed", at: span, hint: "choose another name")
+    }
+    if Builtins.function(named: name) != nil {
+      throw Diagnostic(
+        "'\(name)' is a function, so it cannot be a variable name", at: span, hint: "choose another name")
+    }
+    if Command.words.contains(name) {
+      throw Diagnostic("'\(name)' is a command, so it cannot be a variable name", at: span, hint: "choose another name")
+    }
+  }
+
+  static func completionWords(isFirstWord: Bool, before: String) -> [String] {
+    let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    if words.count == 1 {
+      switch words[0] {
+      case "help": return Command.all.map(\.name) + Help.topics
+      case "set": return ["digits", "tips"]
+      default: break
+      }
+    }
+    return isFirstWord ? Command.all.map(\.name) + ["exit"] : []
+  }
+}

@@ -1,0 +1,86 @@
+import ReckonCore
+
+/// What every mode shares: the calculator's names, the memory register, the settings, and the
+/// injected clock and randomness. Leaving a mode never touches it.
+public struct SessionState: Sendable {
+  public var environment = Environment()
+  /// The memory register (M+, M−, MR, MC); nil when empty.
+  public var memory: Value?
+  public var settings = Settings()
+  public let clock: any Clock
+  public var random: any RandomSource
+
+  public init(clock: any Clock, random: any RandomSource) {
+    self.clock = clock
+    self.random = random
+  }
+
+  public var formatter: NumberFormatter { settings.formatter }
+}
+
+/// A Reckon session: a state machine fed one line at a time.
+///
+/// `handle` never reads the terminal, the wall clock or a global random generator; whatever
+/// it needs comes in through `SessionState`. The executable only reads lines and renders
+/// the `Reply`.
+public struct Session: Sendable {
+  public var state: SessionState
+  /// The mode the prompt is in.
+  public var mode: Mode = .calculator(CalculatorMode())
+
+  /// Lines longer than this (in bytes) are refused.
+  public static let maxLineBytes = 65_536
+
+  public init(clock: any Clock, random: any RandomSource) {
+    state = SessionState(clock: clock, random: random)
+  }
+
+  /// The prompt for the current mode.
+  public var prompt: String { mode.prompt }
+
+  /// Handles one line of input.
+  public mutating func handle(_ line: String) -> Reply {
+    if line.utf8.count > Session.maxLineBytes {
+      let d = Diagnostic(
+        "the line is too long (\(line.utf8.count) bytes; the limit is \(Session.maxLineBytes))",
+        at: SourceSpan(0, 0))
+      return .error(d, "")
+    }
+    var current = mode
+    let reply = current.handle(line, in: &state)
+    mode = current
+    return reply
+  }
+
+  /// The end of input (Ctrl-D or the end of a piped file): a mode may want to say goodbye.
+  public mutating func finish() -> Reply {
+    var current = mode
+    let reply = current.finish(in: &state)
+    mode = current
+    return reply
+  }
+
+  /// Completions for the word that ends `textBeforeCursor`: commands (as a first word),
+  /// functions, constants, variables.
+  public func completions(for textBeforeCursor: String) -> [String] {
+    let scalars = Array(textBeforeCursor.unicodeScalars)
+    var start = scalars.count
+    while start > 0 {
+      let c = scalars[start - 1]
+      let isWord = c == "_" || c == "+" || c == "-" || c.properties.isAlphabetic || ("0"..."9").contains(c)
+      if !isWord { break }
+      start -= 1
+    }
+    // "m+" is a word only at the start; elsewhere "+" and "-" are operators.
+    var word = String(String.UnicodeScalarView(scalars[start...]))
+    let before = String(String.UnicodeScalarView(scalars[..<start]))
+    let isFirstWord = before.allSatisfy { $0 == " " || $0 == "\t" }
+    if !isFirstWord, let cut = word.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+      word = String(word[word.index(after: cut)...])
+    }
+    var candidates = mode.completionWords(isFirstWord: isFirstWord, before: before)
+    candidates += Builtins.functionNames + Builtins.constantNames + state.environment.variables.keys
+    if state.environment.answer != nil { candidates.append("ans") }
+    return Array(Set(candidates.filter { $0.hasPrefix(word) && !word.isEmpty || word.isEmpty })).sorted()
+  }
+}

@@ -1,0 +1,77 @@
+import ReckonCore
+import ReckonSession
+
+/// Turns the session's tagged outputs into text: colour only on a terminal that allows it.
+struct Renderer {
+  var colour: Bool
+  var errorColour: Bool
+  /// Interactive: errors show the caret under the line just typed, after the prompt.
+  var interactive: Bool
+
+  enum Style: String {
+    case error = "31"
+    case warning = "33"
+    case dim = "2"
+    case bold = "1"
+  }
+
+  func paint(_ text: String, _ style: Style, enabled: Bool) -> String {
+    enabled ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+  }
+
+  /// Writes one reply. `location` names the input for non-interactive errors (`<stdin>:3`).
+  func render(
+    _ reply: Reply, prompt: String, location: String, out: inout OutputStream, err: inout OutputStream
+  ) {
+    for output in reply.outputs {
+      switch output {
+      case .result(let text):
+        out.line(text)
+      case .note(let text):
+        out.line(text)
+      case .table(let rows):
+        for line in Renderer.layout(rows, colour: colour) { out.line(line) }
+      case .warning(let text):
+        err.line(paint("warning: " + text, .warning, enabled: errorColour))
+      case .clearScreen:
+        if colour || interactive { out.write("\u{1B}[H\u{1B}[2J") }
+      case .error(let d, let source):
+        if interactive {
+          out.flush()
+          if !source.isEmpty {
+            err.line(paint(d.caretLine(indent: prompt.unicodeScalars.count), .error, enabled: errorColour))
+          }
+          err.line(paint("error: ", .error, enabled: errorColour) + d.message)
+          if let hint = d.hint { err.line(paint("hint: " + hint, .dim, enabled: errorColour)) }
+        } else {
+          err.line("reckon: \(location):\(d.column): error: \(d.message)")
+        }
+      }
+    }
+  }
+
+  /// Aligned columns: text left, numbers right; a rule under the header when in colour.
+  static func layout(_ rows: [[String]], colour: Bool) -> [String] {
+    guard let header = rows.first else { return [] }
+    let columns = header.count
+    var widths = Array(repeating: 0, count: columns)
+    for row in rows {
+      for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], cell.count) }
+    }
+    let numeric = (0..<columns).map { i in
+      rows.dropFirst().allSatisfy { row in
+        i < row.count && row[i].first.map { $0.isNumber || $0 == "-" || $0 == "≈" } ?? true
+      }
+    }
+    return rows.enumerated().map { index, row in
+      let cells = (0..<columns).map { i -> String in
+        let cell = i < row.count ? row[i] : ""
+        let pad = String(repeating: " ", count: widths[i] - cell.count)
+        return numeric[i] ? pad + cell : cell + pad
+      }
+      let line = "  " + cells.joined(separator: "   ")
+      let trimmed = String(line.reversed().drop { $0 == " " }.reversed())
+      return index == 0 && colour ? "\u{1B}[1m\(trimmed)\u{1B}[0m" : trimmed
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// What the process is connected to, decided once at start-up.
+struct Terminal {
+  let stdinIsTTY = isatty(0) == 1
+  let stdoutIsTTY = isatty(1) == 1
+  let stderrIsTTY = isatty(2) == 1
+  let colour: Bool
+  let errorColour: Bool
+
+  init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    let allowed = environment["NO_COLOR"].map { $0.isEmpty } ?? true
+    let capable = environment["TERM"].map { $0 != "dumb" && !$0.isEmpty } ?? false
+    colour = allowed && capable && stdoutIsTTY
+    errorColour = allowed && capable && stderrIsTTY
+  }
+
+  var interactive: Bool { stdinIsTTY && stdoutIsTTY }
+
+  /// The width of the terminal, or 80.
+  var columns: Int {
+    var size = winsize()
+    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 { return Int(size.ws_col) }
+    return 80
+  }
+}
+
+/// Buffered writes to a file descriptor: one system call per flush, not per line.
+struct OutputStream {
+  let fd: Int32
+  private(set) var buffer: [UInt8] = []
+
+  init(fd: Int32) {
+    self.fd = fd
+    buffer.reserveCapacity(1 << 16)
+  }
+
+  mutating func write(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
+  mutating func line(_ text: String) {
+    write(text)
+    buffer.append(10)
+  }
+
+  mutating func flush() {
+    var offset = 0
+    while offset < buffer.count {
+      let n = buffer[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        break  // a closed pipe or a full disk: nothing more can be shown
+      }
+      offset += n
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
