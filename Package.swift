@@ -34,8 +34,11 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "ReckonCoreTests", dependencies: ["ReckonCore"]),
-    .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession"]),
+    .testTarget(
+      name: "ReckonCoreTests",
+      dependencies: ["ReckonCore", .product(name: "BigInt", package: "BigInt")]
+    ),
+    .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession"], exclude: ["Transcripts"]),
     .testTarget(name: "EndToEndTests", dependencies: ["reckon"]),
   ],
   swiftLanguageModes: [.v6]

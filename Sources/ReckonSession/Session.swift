@@ -79,8 +79,12 @@ public struct Session: Sendable {
       word = String(word[word.index(after: cut)...])
     }
     var candidates = mode.completionWords(isFirstWord: isFirstWord, before: before)
-    candidates += Builtins.functionNames + Builtins.constantNames + state.environment.variables.keys
-    if state.environment.answer != nil { candidates.append("ans") }
-    return Array(Set(candidates.filter { $0.hasPrefix(word) && !word.isEmpty || word.isEmpty })).sorted()
+    if candidates.isEmpty || isFirstWord {
+      // Functions complete with their "(", ready for the argument.
+      candidates += Builtins.functionNames.map { $0 + "(" } + Builtins.constantNames
+      candidates += state.environment.variables.keys
+      if state.environment.answer != nil { candidates.append("ans") }
+    }
+    return Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted()
   }
 }

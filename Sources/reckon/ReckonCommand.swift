@@ -40,20 +40,41 @@ struct ReckonCommand: ParsableCommand {
   var files: [String] = []
 
   mutating func run() throws {
-    let terminal = Terminal()
-    let paths = DataPaths(dataDir: dataDir)
-    var session = Session(clock: SystemClock(), random: systemRandom())
-    var runner = Runner(terminal: terminal)
-    let ok: Bool
-    if !expressions.isEmpty {
-      ok = runner.runExpressions(expressions, session: &session)
-    } else if !files.isEmpty {
-      ok = runner.runFiles(files, session: &session)
-    } else if terminal.interactive {
-      ok = runner.runInteractive(session: &session, historyFile: paths.history)
-    } else {
-      ok = runner.runStandardInput(session: &session)
+    let (expressions, files, dataDir) = (self.expressions, self.files, self.dataDir)
+    // Nesting up to the parser's limit (1,000 levels) recurses deeply: give the session a
+    // large stack of its own instead of the main thread's 8 MiB.
+    let ok = LargeStack.run {
+      let terminal = Terminal()
+      var session = Session(clock: SystemClock(), random: systemRandom())
+      var runner = Runner(terminal: terminal)
+      if !expressions.isEmpty { return runner.runExpressions(expressions, session: &session) }
+      if !files.isEmpty { return runner.runFiles(files, session: &session) }
+      if terminal.interactive {
+        let paths = DataPaths(dataDir: dataDir)
+        return runner.runInteractive(session: &session, historyFile: paths.history)
+      }
+      return runner.runStandardInput(session: &session)
     }
     if !ok { throw ExitCode(1) }
+  }
+}
+
+/// Runs work on a thread with a 64 MiB stack and waits for it.
+enum LargeStack {
+  final class Result: @unchecked Sendable {
+    var ok = false
+    let done = DispatchSemaphore(value: 0)
+  }
+
+  static func run(_ body: @escaping @Sendable () -> Bool) -> Bool {
+    let result = Result()
+    let thread = Thread {
+      result.ok = body()
+      result.done.signal()
+    }
+    thread.stackSize = 64 << 20
+    thread.start()
+    result.done.wait()
+    return result.ok
   }
 }

@@ -10,7 +10,7 @@ import BigInt
 public struct Evaluator: Sendable {
   /// Results with more decimal digits than this are refused.
   public static let maxDigits = 100_000
-  static let maxBits = Int((Double(maxDigits) * 3.321928094887362).rounded(.up))
+  static let maxBits = Int((Double(maxDigits) * 3.321928094887362).rounded(.down))
 
   public init() {}
 
@@ -163,6 +163,7 @@ public struct Evaluator: Sendable {
   }
 
   func power(_ base: Value, _ exponent: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    if exponent == .exact(.zero) { return .exact(.one) }  // x^0 is 1 exactly, even for ≈ x
     if case .exact(let b) = base, case .exact(let e) = exponent {
       if e.isInteger { return .exact(try integerPower(b, e, at: span)) }
       // A fractional exponent p/q: exact when base is a perfect q-th power.

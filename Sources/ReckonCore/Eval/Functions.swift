@@ -19,8 +19,12 @@ enum Functions {
         throw Diagnostic(
           "not a real number: the square root of a negative number", at: xSpan, hint: "sqrt needs x ≥ 0")
       }
-      if case .exact(let r) = x, let root = r.exactRoot(2) { return .exact(root) }
-      return try evaluator.approx(Glibc.sqrt(x.doubleValue), at: nameSpan)
+      guard case .exact(let r) = x else { return try evaluator.approx(Glibc.sqrt(x.doubleValue), at: nameSpan) }
+      if let root = r.exactRoot(2) { return .exact(root) }
+      // Halve the binary exponent first, so values beyond a Double's range still work.
+      let shift = (r.numerator.magnitude.bitWidth - r.denominator.magnitude.bitWidth) / 2 * 2
+      let scaled = shift >= 0 ? r / Rational(BigInt(1) << shift) : r * Rational(BigInt(1) << -shift)
+      return try evaluator.approx(Glibc.scalbn(Glibc.sqrt(scaled.doubleValue), shift / 2), at: nameSpan)
     case "abs":
       switch x {
       case .exact(let r): return .exact(r.magnitude)
@@ -62,13 +66,8 @@ enum Functions {
         }
       }
       let estimate = naturalLog(x) / naturalLog(base)
-      if case .exact(let r) = x, case .exact(let b) = base, estimate.isFinite {
-        let k = Int(estimate.rounded())
-        if Swift.abs(Double(k) - estimate) < 1e-6, (b.bitWidth - 1) * Swift.abs(k) <= Evaluator.maxBits,
-          b.power(k) == r
-        {
-          return .exact(Rational(k))
-        }
+      if case .exact(let r) = x, case .exact(let b) = base, let k = exactLog(r, base: b, estimate: estimate) {
+        return .exact(k)
       }
       return try evaluator.approx(estimate, at: nameSpan)
     case "exp":
@@ -86,6 +85,20 @@ enum Functions {
     default:
       throw Diagnostic("unknown function '\(name)'", at: nameSpan)
     }
+  }
+
+  /// The exact logarithm p/q (q ≤ 12) of `x` to `base`, when `x^q = base^p`.
+  static func exactLog(_ x: Rational, base: Rational, estimate: Double) -> Rational? {
+    guard estimate.isFinite else { return nil }
+    for q in 1...12 {
+      let p = (estimate * Double(q)).rounded()
+      guard Swift.abs(p / Double(q) - estimate) < 1e-9, let p = Int(exactly: p) else { continue }
+      // Compare x^q with base^p only when both stay small.
+      guard (x.bitWidth - 1) * q <= Evaluator.maxBits, (base.bitWidth - 1) * Swift.abs(p) <= Evaluator.maxBits
+      else { return nil }
+      if x.power(q) == base.power(p) { return Rational(Int64(p), Int64(q)) }
+    }
+    return nil
   }
 
   /// `a < b`, exactly when both are exact.

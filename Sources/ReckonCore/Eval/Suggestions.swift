@@ -2,7 +2,9 @@
 public enum Suggestions {
   /// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
   public static func closest(to name: String, in candidates: [String]) -> String? {
-    let limit = name.count <= 3 ? 1 : 2
+    // One- and two-letter names are too short to guess at.
+    guard name.count >= 3 else { return nil }
+    let limit = name.count <= 4 ? 1 : 2
     var best: (String, Int)?
     for candidate in candidates.sorted() where candidate != name {
       let d = distance(name, candidate)

@@ -12,6 +12,9 @@ public struct NumberFormatter: Sendable {
   /// Terminating decimals with more places than this print like non-terminating ones.
   public var maxExactPlaces = 100_000
 
+  /// The most significant digits an approximation (a Double) can honestly show.
+  public static let maxApproximateDigits = 15
+
   public init(digits: Int = 10) {
     self.digits = digits
   }
@@ -91,6 +94,8 @@ public struct NumberFormatter: Sendable {
 
   /// An approximation with `digits` significant digits, trailing zeros removed.
   public func formatApproximate(_ x: Double) -> String {
+    // A Double holds about 15 significant decimal digits: more would be false precision.
+    let digits = min(self.digits, NumberFormatter.maxApproximateDigits)
     guard let exact = Rational(exactly: x), !exact.isZero else { return x.isFinite ? "0" : "\(x)" }
     let sign = x < 0 ? "-" : ""
     let magnitude = exact.magnitude

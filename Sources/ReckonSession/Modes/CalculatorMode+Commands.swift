@@ -138,9 +138,13 @@ extension CalculatorMode {
             hint: "for example: set tips 12 15 20 22")
         }
         presets.append(p)
+        if presets.count > 8 {
+          throw Diagnostic(
+            "set tips takes 1 to 8 percentages", at: tokens[i].span, hint: "for example: set tips 12 15 20 22")
+        }
         i += tokens[i + 1].kind == .percent ? 2 : 1
       }
-      guard (1...8).contains(presets.count) else {
+      guard !presets.isEmpty else {
         throw Diagnostic(
           "set tips takes 1 to 8 percentages", at: tokens[i].span, hint: "for example: set tips 12 15 20 22")
       }
@@ -161,6 +165,8 @@ extension CalculatorMode {
       if last.name == "round" {
         roundUp = true
         tokens.removeLast()
+      } else if last.name == "split" {
+        throw Diagnostic("split needs the number of people", at: last.span, hint: "for example: tip 50 18% split 3")
       } else if tokens.count >= 2, tokens[tokens.count - 2].name == "split" {
         ways = try count(last, what: "the number of people", range: 1...1_000_000)
         tokens.removeLast(2)

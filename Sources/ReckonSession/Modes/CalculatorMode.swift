@@ -69,7 +69,7 @@ public struct CalculatorMode: Sendable {
     let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
     if words.count == 1 {
       switch words[0] {
-      case "help": return Command.all.map(\.name) + Help.topics
+      case "help": return Command.all.map(\.name) + Help.topics + Builtins.functionNames
       case "set": return ["digits", "tips"]
       default: break
       }

@@ -1,0 +1,212 @@
+import CLibEdit
+import Glibc
+
+/// An interactive line reader over libedit: emacs key bindings, history
+/// (Up/Down, Ctrl-R) kept in a file, Tab completion, and Ctrl-C handling.
+///
+/// Use one instance, from one thread, for the life of the REPL.
+///
+/// Ctrl-C never kills the process once an editor exists. While a line is being
+/// read it abandons that line (``readLine(prompt:)`` returns
+/// ``Event/interrupted``). At any other time it only sets
+/// ``interruptRequested``, which long computations can poll.
+public final class LineEditor {
+  /// Both stdin and stdout are terminals (`isatty(0) && isatty(1)`).
+  public static var isInteractive: Bool {
+    isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0
+  }
+
+  /// True when Ctrl-C (SIGINT) arrived while no line was being read, since the
+  /// last ``clearInterruptRequest()`` or ``readLine(prompt:)``.
+  public static var interruptRequested: Bool {
+    SignalRelay.interrupt.load(ordering: .sequentiallyConsistent)
+  }
+
+  /// Forgets a pending Ctrl-C (``readLine(prompt:)`` also does this on entry).
+  public static func clearInterruptRequest() {
+    SignalRelay.interrupt.store(false, ordering: .sequentiallyConsistent)
+  }
+
+  /// Installs the process-wide SIGINT/SIGWINCH/SIGCONT handlers without creating
+  /// an editor, so that Ctrl-C only sets ``interruptRequested`` (e.g. when
+  /// input is not a terminal). ``init(programName:historyFile:historyLimit:)``
+  /// does this itself. Handlers stay installed until the process exits.
+  public static func installInterruptHandler() {
+    SignalRelay.install()
+  }
+
+  /// Called on Tab with the text before the cursor; returns the candidates
+  /// for the last word of it (letters, digits, `_`, plus an optional final `+`
+  /// or `-`), each one the whole word. Candidates not starting with that word
+  /// are ignored. Runs synchronously on the thread calling
+  /// ``readLine(prompt:)``, so it need not be `Sendable`.
+  public var completer: ((String) -> [String])?
+
+  /// Problems to show the user once, e.g. "history file … is a directory;
+  /// history will not be saved". Filled by `init`; ``addHistory(_:)`` may
+  /// append one more if saving later fails.
+  public var warnings: [String] { startupWarnings + (history?.warnings ?? []) }
+
+  /// The control character libedit sees for Ctrl-C (signal turned into a key).
+  static let interruptCharacter: wchar_t = 3
+
+  private let editLine: OpaquePointer?
+  private let history: HistoryStore?
+  private var startupWarnings: [String] = []
+  /// The prompt handed to libedit (owned, NUL-terminated).
+  private(set) var promptPointer: UnsafeMutablePointer<CChar>?
+  /// The line being read was abandoned with Ctrl-C.
+  private var lineInterrupted = false
+  /// libedit edits (stdin is a terminal); otherwise lines are read plainly.
+  let isEditing: Bool
+
+  /// Creates the editor.
+  /// - Parameters:
+  ///   - programName: the name libedit uses (e.g. for `~/.editrc` sections).
+  ///   - historyFile: the history file, or nil for no file. It is loaded if
+  ///     present; missing parent folders are created with mode 0700 and the
+  ///     file with mode 0600. Problems become ``warnings``.
+  ///   - historyLimit: the maximum number of history entries kept.
+  public init(programName: String, historyFile: String?, historyLimit: Int = 1000) {
+    if editshim_prepare_locale() == 0 {
+      startupWarnings.append("no UTF-8 locale is available; non-ASCII input may not work")
+    }
+    SignalRelay.install()
+    isEditing = isatty(STDIN_FILENO) != 0
+    history = HistoryStore(path: historyFile, limit: historyLimit)
+    editLine = editshim_init(programName)
+    guard let el = editLine else {
+      startupWarnings.append("cannot initialize line editing")
+      return
+    }
+    _ = editshim_set_clientdata(el, Unmanaged.passUnretained(self).toOpaque())
+    _ = editshim_set_editor(el, "emacs")
+    _ = editshim_set_signal(el, 0)  // signals are handled by SignalRelay
+    _ = editshim_set_getcfn(el, EditorCallbacks.readCharacter)
+    _ = editshim_set_prompt_esc(el, EditorCallbacks.prompt, CChar(1))
+    if let history {
+      _ = editshim_set_history(el, history.handle)
+    }
+    _ = editshim_addfn(el, "reckon-complete", "Complete the word before the cursor",
+      EditorCallbacks.complete)
+    _ = editshim_addfn(el, "reckon-interrupt", "Abandon the line (Ctrl-C)",
+      EditorCallbacks.interrupt)
+    for (key, command) in Self.bindings {
+      _ = editshim_bind(el, key, command)
+    }
+  }
+
+  deinit {
+    if let editLine {
+      el_end(editLine)
+    }
+    free(promptPointer)
+  }
+
+  /// Key bindings added to libedit's emacs map.
+  private static let bindings: [(String, String)] = [
+    ("^I", "reckon-complete"),
+    ("^C", "reckon-interrupt"),
+    ("^R", "em-inc-search-prev"),
+    ("\\e[H", "ed-move-to-beg"), ("\\e[F", "ed-move-to-end"),
+    ("\\e[1~", "ed-move-to-beg"), ("\\e[4~", "ed-move-to-end"),
+    ("\\e[3~", "ed-delete-next-char"),
+    ("\\e[1;5D", "ed-prev-word"), ("\\e[1;5C", "em-next-word"),
+  ]
+
+  /// Shows `prompt` and reads one line.
+  ///
+  /// A Ctrl-C that arrived before the call is forgotten. ANSI escape
+  /// sequences in `prompt` are allowed (they are not counted as width).
+  /// On Ctrl-D the newline after the echoed `^D` is printed here.
+  public func readLine(prompt: String) -> Event {
+    guard let el = editLine else { return .endOfInput }
+    setPrompt(prompt)
+    Self.clearInterruptRequest()
+    SignalRelay.drainWakePipe()
+    lineInterrupted = false
+    editshim_flush_stdout()
+    var count: Int32 = 0
+    let text = el_gets(el, &count)
+    if lineInterrupted {
+      lineInterrupted = false
+      return .interrupted
+    }
+    guard let text, count > 0 else {
+      if isEditing && count == 0 {
+        editshim_write(el, "\n")
+      }
+      return .endOfInput
+    }
+    var line = String(cString: text)
+    while let last = line.unicodeScalars.last, last == "\n" || last == "\r" {
+      line.unicodeScalars.removeLast()
+    }
+    return .line(line)
+  }
+
+  /// Adds a line to history, unless it is blank or repeats the previous entry,
+  /// and saves the history file right away so that a kill loses nothing.
+  public func addHistory(_ line: String) {
+    history?.add(line)
+  }
+
+  // MARK: - Used by EditorCallbacks
+
+  /// The editor registered as `EL_CLIENTDATA` of `el`.
+  static func owner(of el: OpaquePointer?) -> LineEditor? {
+    guard let el, let data = editshim_get_clientdata(el) else { return nil }
+    return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
+  }
+
+  /// Records that the current read was abandoned by Ctrl-C.
+  func markInterrupted() {
+    lineInterrupted = true
+  }
+
+  /// Ctrl-C while editing: show `^C` at the end of the line, then end the
+  /// line with a newline; ``readLine(prompt:)`` reports `.interrupted`.
+  func abandonLine(_ el: OpaquePointer) -> UInt8 {
+    lineInterrupted = true
+    if let info = el_wline(el)?.pointee {
+      _ = el_cursor(el, Int32(info.lastchar - info.cursor))
+    }
+    _ = el_insertstr(el, "^C")
+    el_push(el, "\n")  // ed-newline moves below the line and prints the newline
+    return UInt8(CC_REFRESH)
+  }
+
+  /// Tab: completes the word before the cursor.
+  func completeWord(_ el: OpaquePointer) -> UInt8 {
+    guard let completer, let info = el_wline(el)?.pointee, let buffer = info.buffer else {
+      return UInt8(CC_ERROR)
+    }
+    var before = ""
+    var pointer = buffer
+    while pointer < info.cursor {
+      if let scalar = Unicode.Scalar(UInt32(bitPattern: pointer.pointee)) {
+        before.unicodeScalars.append(scalar)
+      }
+      pointer += 1
+    }
+    let word = Completion.lastWord(of: before)
+    switch Completion.action(word: word, candidates: completer(before)) {
+    case .none:
+      return UInt8(CC_ERROR)
+    case .insert(let text):
+      if !text.isEmpty, el_insertstr(el, text) != 0 {
+        return UInt8(CC_ERROR)
+      }
+      return UInt8(CC_REFRESH)
+    case .list(let candidates):
+      let width = Int(editshim_columns(el))
+      editshim_write(el, "\n" + Completion.columns(candidates, width: width > 0 ? width : 80))
+      return UInt8(CC_REDISPLAY)
+    }
+  }
+
+  private func setPrompt(_ prompt: String) {
+    free(promptPointer)
+    promptPointer = strdup(PromptText.marked(prompt))
+  }
+}

@@ -1,0 +1,107 @@
+import Glibc
+
+/// Reads one Unicode scalar at a time from a file descriptor, decoding UTF-8
+/// itself, while watching ``SignalRelay`` for Ctrl-C, resizes and resumes.
+///
+/// This backs libedit's `EL_GETCFN`, which must deliver wide characters.
+enum TerminalInput {
+  /// What one read produced.
+  enum Outcome: Equatable {
+    /// One Unicode scalar value.
+    case scalar(UInt32)
+    /// SIGINT arrived (the flag has been consumed).
+    case interrupt
+    /// End of input.
+    case endOfFile
+    /// A read error, with its errno.
+    case failure(Int32)
+  }
+
+  /// Blocks until a whole character, an interrupt, end of file or an error.
+  /// `onResize` and `onContinue` run (on this thread) when SIGWINCH / SIGCONT
+  /// arrived; reading then goes on.
+  static func next(fd: Int32, onResize: () -> Void, onContinue: () -> Void) -> Outcome {
+    var pending: UInt8?
+    while true {
+      let lead: UInt8
+      if let byte = pending {
+        lead = byte
+        pending = nil
+      } else {
+        switch nextByte(fd: fd, onResize: onResize, onContinue: onContinue) {
+        case .byte(let byte): lead = byte
+        case .stop(let outcome): return outcome
+        }
+      }
+      let needed: Int
+      var value: UInt32
+      switch lead {
+      case 0x00..<0x80: return .scalar(UInt32(lead))
+      case 0xC2...0xDF: needed = 1; value = UInt32(lead & 0x1F)
+      case 0xE0...0xEF: needed = 2; value = UInt32(lead & 0x0F)
+      case 0xF0...0xF4: needed = 3; value = UInt32(lead & 0x07)
+      default: continue  // stray continuation or invalid byte: drop it
+      }
+      var valid = true
+      for _ in 0..<needed {
+        switch nextByte(fd: fd, onResize: onResize, onContinue: onContinue) {
+        case .byte(let byte) where byte & 0xC0 == 0x80:
+          value = value << 6 | UInt32(byte & 0x3F)
+        case .byte(let byte):
+          pending = byte  // resynchronize on the unexpected byte
+          valid = false
+        case .stop(let outcome):
+          return outcome
+        }
+        if !valid { break }
+      }
+      if valid, let scalar = Unicode.Scalar(value) {
+        return .scalar(scalar.value)
+      }
+    }
+  }
+
+  private enum ByteResult {
+    case byte(UInt8)
+    case stop(Outcome)
+  }
+
+  private static func nextByte(
+    fd: Int32, onResize: () -> Void, onContinue: () -> Void
+  ) -> ByteResult {
+    while true {
+      if SignalRelay.interrupt.exchange(false, ordering: .sequentiallyConsistent) {
+        return .stop(.interrupt)
+      }
+      if SignalRelay.resized.exchange(false, ordering: .sequentiallyConsistent) {
+        onResize()
+      }
+      if SignalRelay.continued.exchange(false, ordering: .sequentiallyConsistent) {
+        onContinue()
+      }
+      let wakeFD = SignalRelay.wakeReadFD.load(ordering: .relaxed)
+      var fds = [
+        pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&fds, wakeFD >= 0 ? 2 : 1, -1)
+      if ready < 0 {
+        let error = errno
+        if error == EINTR || error == EAGAIN { continue }
+        return .stop(.failure(error))
+      }
+      if wakeFD >= 0, fds[1].revents != 0 {
+        SignalRelay.drainWakePipe()
+        continue
+      }
+      guard fds[0].revents != 0 else { continue }
+      var byte: UInt8 = 0
+      let count = read(fd, &byte, 1)
+      if count == 1 { return .byte(byte) }
+      if count == 0 { return .stop(.endOfFile) }
+      let error = errno
+      if error == EINTR || error == EAGAIN { continue }
+      return .stop(.failure(error))
+    }
+  }
+}

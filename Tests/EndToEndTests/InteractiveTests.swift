@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Drives the real `reckon` binary on a pseudo-terminal.
+@Suite struct InteractiveTests {
+  @Test func editingHistoryCompletionAndCtrlC() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    let terminal = try PseudoTerminal(
+      executable: try Self.reckonPath(),
+      environment: [
+        "RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8",
+        "PATH": "/usr/bin:/bin",
+      ])
+    defer { terminal.close() }
+    typealias Key = PseudoTerminal.Key
+
+    try terminal.expect("reckon> ")
+
+    // A plain calculation.
+    try terminal.send("1+2" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("3"))
+
+    // An assignment.
+    try terminal.send("x = 7" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("7"))
+
+    // Up recalls the previous line; Enter runs it again.
+    try terminal.send(Key.up)
+    try terminal.expect("x = 7")
+    try terminal.send(Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("7"))
+
+    // Tab completes "sq" to the only candidate, "sqrt"; Ctrl-C abandons it.
+    try terminal.send("sq")
+    try terminal.expect("sq")
+    try terminal.send(Key.tab)
+    try terminal.expect("rt")
+    #expect(terminal.output.hasSuffix("reckon> sqrt"))
+    try terminal.send(Key.ctrlC)
+    try terminal.expect("reckon> ")
+
+    // The session still knows x.
+    try terminal.send("x*2" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("14"))
+
+    // Ctrl-C on a half-typed line gives a fresh prompt and keeps the session.
+    try terminal.send("x + 10")
+    try terminal.expect("x + 10")
+    try terminal.send(Key.ctrlC)
+    let afterInterrupt = try terminal.expect("reckon> ")
+    #expect(!Self.lines(afterInterrupt).contains("17"))
+    try terminal.send("x" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("7"))
+
+    // Ctrl-D on an empty line exits cleanly.
+    try terminal.send(Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
+  /// The trimmed lines of some terminal output.
+  static func lines(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+  }
+
+  /// `reckon` sits next to the test bundle (SwiftPM builds both into the same
+  /// folder); otherwise look upward for `.build/debug/reckon`.
+  static func reckonPath() throws -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard length > 0 else {
+      throw PseudoTerminal.Failure(message: "cannot resolve /proc/self/exe", output: "")
+    }
+    let executable = String(decoding: buffer[..<length].map(UInt8.init), as: UTF8.self)
+    var folder = Self.parent(of: executable)
+    let besideTests = folder + "/reckon"
+    if access(besideTests, X_OK) == 0 { return besideTests }
+    while !folder.isEmpty {
+      let candidate = folder + "/.build/debug/reckon"
+      if access(candidate, X_OK) == 0 { return candidate }
+      folder = Self.parent(of: folder)
+    }
+    throw PseudoTerminal.Failure(
+      message: "reckon not found next to \(executable) nor in a .build/debug above it", output: "")
+  }
+
+  private static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return String(path[..<slash])
+  }
+
+  private static func makeTemporaryFolder() throws -> String {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("reckon-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.path
+  }
+
+  private static func removeTree(_ path: String) {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}

@@ -1,0 +1,103 @@
+import BigInt
+import Testing
+
+@testable import ReckonCore
+
+/// Properties checked over many generated values (a fixed seed, so failures reproduce).
+@Suite struct PropertyTests {
+  struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  /// For random amounts and 1…50 people: the shares add up to the amount to the cent and
+  /// differ by at most one cent.
+  @Test func splitSharesAddUpAndDifferByACentAtMost() {
+    var rng = Generator(state: 1)
+    for _ in 0..<5000 {
+      let cents = Int64.random(in: 1...10_000_000, using: &rng)
+      let extra = Int64.random(in: 0...999, using: &rng)  // amounts with a third decimal too
+      let amount = Rational(cents * 1000 + extra, 100_000)
+      let ways = Int.random(in: 1...50, using: &rng)
+      let split = Split(amount: amount, ways: ways)
+      let shares = split.shares
+      #expect(shares.count == ways)
+      #expect(shares.reduce(BigInt(0), +) == Money.cents(amount))
+      #expect(shares.max()! - shares.min()! <= 1)
+      #expect(split.totalCents == Money.cents(amount))
+    }
+  }
+
+  /// The tip and the total are consistent as shown: amount + tip = total, to the cent.
+  @Test func tipAddsUpAsShown() {
+    var rng = Generator(state: 2)
+    for _ in 0..<5000 {
+      let amount = Rational(Int64.random(in: 1...100_000_000, using: &rng), Int64.random(in: 1...1000, using: &rng))
+      let percent = Rational(Int64.random(in: 0...5000, using: &rng), 100)
+      let tip = Tip(amount: amount, percent: percent)
+      #expect(tip.amountCents + tip.tipCents == tip.totalCents)
+      #expect(tip.amountCents == Money.cents(amount))
+      let rounded = tip.roundedUp
+      #expect(rounded.totalCents % 100 == 0)
+      #expect(rounded.totalCents >= tip.totalCents && rounded.totalCents - tip.totalCents < 100)
+      #expect(rounded.amountCents + rounded.tipCents == rounded.totalCents)
+    }
+  }
+
+  /// Printing an exact, terminating result and reading it back gives the same value.
+  @Test func printedExactResultsReadBack() throws {
+    var rng = Generator(state: 3)
+    let formatter = NumberFormatter()
+    for _ in 0..<5000 {
+      let numerator =
+        BigInt(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
+        * BigInt(Int64.random(in: 1...1_000_000_000, using: &rng))
+      let denominator =
+        BigInt(2).power(Int.random(in: 0...80, using: &rng))
+        * BigInt(5).power(Int.random(in: 0...40, using: &rng))
+      let value = Rational(numerator: numerator, denominator: denominator)
+      let text = formatter.format(value)
+      #expect(!text.contains("…"))
+      let back = try Evaluator().evaluate(Parser.parseExpression(text), in: Environment())
+      #expect(back == .exact(value), "\(text)")
+    }
+  }
+
+  /// Int64 fast path and BigInt agree: arithmetic near the overflow boundary is exact.
+  @Test func fastPathAgreesWithBigIntegers() {
+    var rng = Generator(state: 4)
+    let edges: [Int64] = [.max, .min, .max - 1, .min + 1, 1 << 32, -(1 << 32), 3_037_000_499, 1, -1, 2]
+    for _ in 0..<5000 {
+      let a = Rational(edges.randomElement(using: &rng)!, Int64.random(in: 1...Int64.max, using: &rng))
+      let b = Rational(
+        Int64.random(in: .min ... .max, using: &rng), edges.filter { $0 != 0 }.randomElement(using: &rng)!)
+      let big = { (x: Rational) in (x.numerator, x.denominator) }
+      let (an, ad) = big(a)
+      let (bn, bd) = big(b)
+      #expect(a + b == Rational(numerator: an * bd + bn * ad, denominator: ad * bd))
+      #expect(a - b == Rational(numerator: an * bd - bn * ad, denominator: ad * bd))
+      #expect(a * b == Rational(numerator: an * bn, denominator: ad * bd))
+      if !b.isZero { #expect(a / b == Rational(numerator: an * bd, denominator: ad * bn)) }
+      #expect((a < b) == (an * bd < bn * ad))
+    }
+  }
+
+  /// Rounding to cents is half away from zero, exactly.
+  @Test(arguments: [
+    ("0.005", "0.01"), ("0.015", "0.02"), ("0.025", "0.03"), ("-0.005", "-0.01"), ("2.675", "2.68"),
+    ("1.004999", "1.00"), ("10", "10.00"), ("0", "0.00"), ("-1.234", "-1.23"), ("123456789.995", "123456790.00"),
+  ])
+  func moneyRoundsHalfAwayFromZero(_ input: String, _ expected: String) throws {
+    guard case .exact(let r) = try Evaluator().evaluate(Parser.parseExpression(input), in: Environment()) else {
+      Issue.record("not exact")
+      return
+    }
+    #expect(Money.format(r) == expected)
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ReckonCore
+import ReckonSession
+
+/// A transcript: lines starting with "> " are typed into the session; the lines after each
+/// are what it must answer, rendered as plain text (see `plain`). Lines starting with "#"
+/// are comments.
+struct Transcript {
+  struct Step {
+    var input: String
+    var expected: [String]
+    var lineNumber: Int
+  }
+
+  var steps: [Step] = []
+
+  init(text: String) {
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      if line.hasPrefix("> ") {
+        steps.append(Step(input: String(line.dropFirst(2)), expected: [], lineNumber: index + 1))
+      } else if line == ">" {
+        steps.append(Step(input: "", expected: [], lineNumber: index + 1))
+      } else if line.hasPrefix("#") || (line.isEmpty && steps.isEmpty) {
+        continue
+      } else if !steps.isEmpty {
+        steps[steps.count - 1].expected.append(String(line))
+      }
+    }
+    // Trailing blank lines belong to no answer.
+    for i in steps.indices {
+      while steps[i].expected.last == "" { steps[i].expected.removeLast() }
+    }
+  }
+
+  /// The folder of transcript files.
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Transcripts")
+
+  static var names: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".txt") }.sorted()
+  }
+
+  static func load(_ name: String) throws -> Transcript {
+    Transcript(text: try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+  }
+}
+
+/// A reply as plain lines: results and notes as they are, tables with " | " between cells,
+/// errors as "error@COLUMN: message", a cleared screen as "<clear>", warnings as "warning: …".
+func plain(_ reply: Reply) -> [String] {
+  var lines: [String] = []
+  for output in reply.outputs {
+    switch output {
+    case .result(let text), .note(let text):
+      lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    case .table(let rows):
+      lines += rows.map { $0.joined(separator: " | ") }
+    case .error(let d, _):
+      lines.append("error@\(d.column): \(d.message)")
+    case .warning(let text):
+      lines.append("warning: \(text)")
+    case .clearScreen:
+      lines.append("<clear>")
+    }
+  }
+  if reply.shouldExit { lines.append("<exit>") }
+  return lines
+}
+
+/// A session with a seeded random source and a manual clock, as every transcript uses.
+func testSession(seed: UInt64 = 42) -> Session {
+  Session(clock: ManualClock(), random: SeededRandom(seed: seed))
+}
