@@ -7,8 +7,7 @@ let package = Package(
     .executable(name: "reckon", targets: ["reckon"])
   ],
   dependencies: [
-    .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0")
   ],
   targets: [
     // Pure core: numbers, lexer, parser, evaluator, formatting, money. Imports BigInt only.
@@ -31,7 +30,6 @@ let package = Package(
       name: "reckon",
       dependencies: [
         "ReckonSession", "LineEditor",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(

@@ -87,9 +87,11 @@ public final class LineEditor {
     if let history {
       _ = editshim_set_history(el, history.handle)
     }
-    _ = editshim_addfn(el, "reckon-complete", "Complete the word before the cursor",
+    _ = editshim_addfn(
+      el, "reckon-complete", "Complete the word before the cursor",
       EditorCallbacks.complete)
-    _ = editshim_addfn(el, "reckon-interrupt", "Abandon the line (Ctrl-C)",
+    _ = editshim_addfn(
+      el, "reckon-interrupt", "Abandon the line (Ctrl-C)",
       EditorCallbacks.interrupt)
     for (key, command) in Self.bindings {
       _ = editshim_bind(el, key, command)

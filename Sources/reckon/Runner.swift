@@ -15,39 +15,38 @@ struct Runner {
     renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: false)
   }
 
-  /// Evaluates each `-e` expression; errors are located as `-e:N:COLUMN`.
-  mutating func runExpressions(_ expressions: [String], session: inout Session) -> Bool {
+  /// Evaluates each `-e` expression, then each file (`-` is standard input). `-e` lines are
+  /// located as `-e:LINE:COLUMN`, counting lines across all the `-e` flags; file lines as
+  /// `FILE:LINE:COLUMN`.
+  mutating func runExpressionsAndFiles(_ expressions: [String], _ files: [String], session: inout Session) -> Bool {
     var ok = true
-    for (index, expression) in expressions.enumerated() {
-      // An expression given on the command line may span lines; each is evaluated in turn.
-      for (lineIndex, line) in expression.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        let number = expressions.count == 1 ? lineIndex + 1 : index + 1
-        if !step(String(line), session: &session, location: "-e:\(number)", ok: &ok) { return finish(&session, ok) }
+    var lineNumber = 0
+    for expression in expressions {
+      for line in expression.split(separator: "\n", omittingEmptySubsequences: false) {
+        lineNumber += 1
+        if !step(Runner.stripCR(String(line)), session: &session, location: "-e:\(lineNumber)", ok: &ok) {
+          return finish(&session, ok)
+        }
       }
     }
-    return finish(&session, ok)
-  }
-
-  /// Evaluates files line by line; errors are located as `FILE:LINE:COLUMN`.
-  mutating func runFiles(_ files: [String], session: inout Session) -> Bool {
-    var ok = true
     for file in files {
-      guard let data = FileManager.default.contents(atPath: file) else {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
-        let why = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
+      if file == "-" {
+        if !runLines(from: 0, named: "<stdin>", session: &session, ok: &ok) { break }
+        continue
+      }
+      let fd = open(file, O_RDONLY)
+      var isDirectory: ObjCBool = false
+      if fd < 0 || (FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) && isDirectory.boolValue) {
+        let why = fd < 0 ? String(cString: strerror(errno)).lowercased() : "it is a directory"
+        if fd >= 0 { close(fd) }
+        out.flush()  // keep the error in its place among the results
         err.line("reckon: \(file): error: cannot read the file: \(why)")
+        err.flush()
         ok = false
         continue
       }
-      var lineNumber = 0
-      for line in data.split(separator: 10, omittingEmptySubsequences: false) {
-        lineNumber += 1
-        if lineNumber > 1 || !line.isEmpty || data.count > 0 {
-          let text = Runner.decode(line)
-          if !step(text, session: &session, location: "\(file):\(lineNumber)", ok: &ok) { return finish(&session, ok) }
-        }
-      }
+      defer { close(fd) }
+      if !runLines(from: fd, named: file, session: &session, ok: &ok) { break }
     }
     return finish(&session, ok)
   }
@@ -55,14 +54,20 @@ struct Runner {
   /// Evaluates piped standard input line by line, with no prompt; errors as `<stdin>:LINE:COLUMN`.
   mutating func runStandardInput(session: inout Session) -> Bool {
     var ok = true
-    var lineNumber = 0
-    while let line = Swift.readLine(strippingNewline: true) {
-      lineNumber += 1
-      let text = line.hasSuffix("\r") ? String(line.dropLast()) : line
-      if !step(text, session: &session, location: "<stdin>:\(lineNumber)", ok: &ok) { break }
-      if terminal.stdinIsTTY { out.flush() }
-    }
+    _ = runLines(from: 0, named: "<stdin>", session: &session, ok: &ok)
     return finish(&session, ok)
+  }
+
+  /// Evaluates the lines of a file descriptor; returns false when the session asked to leave.
+  mutating func runLines(from fd: Int32, named name: String, session: inout Session, ok: inout Bool) -> Bool {
+    var reader = LineReader(fd: fd)
+    var lineNumber = 0
+    while let line = reader.next() {
+      lineNumber += 1
+      if !step(line, session: &session, location: "\(name):\(lineNumber)", ok: &ok) { return false }
+      if terminal.stdinIsTTY && fd == 0 { out.flush() }
+    }
+    return true
   }
 
   /// Handles one line; returns false when the session asked to leave.
@@ -77,18 +82,19 @@ struct Runner {
     return !reply.shouldExit
   }
 
+  /// Says goodbye for the mode, flushes, and fails the run if output could not be written.
   mutating func finish(_ session: inout Session, _ ok: Bool) -> Bool {
     renderer.render(session.finish(), prompt: "", location: "<end>", out: &out, err: &err)
     out.flush()
+    if let problem = out.failure {
+      err.line("reckon: error: cannot write the output: \(problem)")
+    }
     err.flush()
-    return ok
+    return ok && out.failure == nil
   }
 
-  /// A line of bytes as text; invalid UTF-8 becomes U+FFFD, which the lexer reports with its column.
-  static func decode(_ bytes: Data.SubSequence) -> String {
-    var text = String(decoding: bytes, as: UTF8.self)
-    if text.hasSuffix("\r") { text.removeLast() }
-    return text
+  static func stripCR(_ line: String) -> String {
+    line.hasSuffix("\r") ? String(line.dropLast()) : line
   }
 
   // MARK: Interactive

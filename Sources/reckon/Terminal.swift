@@ -29,6 +29,8 @@ struct Terminal {
 struct OutputStream {
   let fd: Int32
   private(set) var buffer: [UInt8] = []
+  /// Why writing failed (a closed stream, a full disk), if it did; later output is dropped.
+  private(set) var failure: String?
 
   init(fd: Int32) {
     self.fd = fd
@@ -51,7 +53,8 @@ struct OutputStream {
       let n = buffer[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
-        break  // a closed pipe or a full disk: nothing more can be shown
+        if failure == nil { failure = String(cString: strerror(errno)) }
+        break  // a closed stream or a full disk: nothing more can be shown
       }
       offset += n
     }

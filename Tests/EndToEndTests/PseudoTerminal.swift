@@ -124,8 +124,9 @@ final class PseudoTerminal {
     close()
   }
 
-  /// Types `text` (use ``Key`` for special keys).
+  /// Types `text` (use ``Key`` for special keys), once the program is ready for keys.
   func send(_ text: String) throws {
+    waitForLineEditing()
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
       let written = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
@@ -134,6 +135,19 @@ final class PseudoTerminal {
         throw Failure(message: "write to terminal failed: \(String(cString: strerror(errno)))", output: output)
       }
       bytes = bytes.dropFirst(written)
+    }
+  }
+
+  /// Waits (up to 2 s) until the terminal is out of canonical mode, that is until the line
+  /// editor has taken the keyboard. Keys typed earlier would be echoed by the kernel instead
+  /// (a Tab as a literal tab), as typing ahead does for a person. On Linux, `tcgetattr` on
+  /// the master side reports the slave's modes.
+  func waitForLineEditing() {
+    let deadline = Self.now() + 2
+    var modes = termios()
+    while Self.now() < deadline {
+      if tcgetattr(master, &modes) == 0 && modes.c_lflag & tcflag_t(ICANON) == 0 { return }
+      _ = readAvailable(waitingUpTo: 0.005)
     }
   }
 

@@ -28,6 +28,10 @@ public struct NumberFormatter: Sendable {
 
   /// An exact rational in decimal.
   public func format(_ r: Rational) -> String {
+    if case .small(let n, let d) = r.storage {
+      if d == 1 { return String(n) }
+      if let text = NumberFormatter.smallTerminating(n, d) { return text }
+    }
     if r.isInteger { return String(r.numerator) }
     let sign = r.isNegative ? "-" : ""
     let num = r.numerator.magnitude
@@ -36,7 +40,49 @@ public struct NumberFormatter: Sendable {
       let scaled = num * BigUInt(10).power(places) / den
       return sign + NumberFormatter.insertPoint(String(scaled), places: places)
     }
+    if case .small(let n, let d) = r.storage, let text = smallTruncated(n.magnitude, UInt64(d)) {
+      return sign + text
+    }
     return sign + truncated(num, den)
+  }
+
+  /// `truncated` in machine integers: long division, one digit at a time.
+  func smallTruncated(_ num: UInt64, _ den: UInt64) -> String? {
+    guard den < 1 << 59, num / den > 0 else { return nil }  // tiny values take the general path
+    let whole = String(num / den)
+    let places = max(digits - whole.count, 1)
+    var text = whole + "."
+    text.reserveCapacity(whole.count + places + 4)
+    var rem = num % den
+    for _ in 0..<places {
+      rem *= 10
+      text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + rem / den)))
+      rem %= den
+    }
+    return text + "…"
+  }
+
+  /// A terminating decimal in machine integers, when the digits fit in 64 bits.
+  static func smallTerminating(_ n: Int64, _ d: Int64) -> String? {
+    var rest = d
+    var twos = 0
+    var fives = 0
+    while rest % 2 == 0 {
+      rest /= 2
+      twos += 1
+    }
+    while rest % 5 == 0 {
+      rest /= 5
+      fives += 1
+    }
+    guard rest == 1 else { return nil }
+    let places = max(twos, fives)
+    // n/d · 10^places = n · (10^places / d), an integer.
+    guard places <= 18 else { return nil }
+    let (scaled, overflow) = n.multipliedReportingOverflow(by: Lexer.powersOfTen[places] / d)
+    guard !overflow else { return nil }
+    let digits = insertPoint(String(scaled.magnitude), places: places)
+    return n < 0 ? "-" + digits : digits
   }
 
   /// How many decimal places `1/den` needs, if its decimal expansion terminates (den = 2^a·5^b).

@@ -16,6 +16,7 @@ public struct Lexer {
   public static func tokenize(_ source: String) throws(Diagnostic) -> [Token] {
     var lexer = Lexer(source)
     var tokens: [Token] = []
+    tokens.reserveCapacity(16)
     while true {
       let token = try lexer.next()
       tokens.append(token)
@@ -76,13 +77,21 @@ public struct Lexer {
   /// digits [ "." [digits] ] [exponent] | "." digits [exponent]; "_" may separate digits.
   mutating func number() throws(Diagnostic) -> Rational {
     let start = position
-    var mantissa = ""
+    var mantissa = ""  // only filled once the digits no longer fit in `small`
+    var small: Int64 = 0
+    var digitCount = 0
     var fractionDigits = 0
     var seenPoint = false
     while position < scalars.count {
       let c = scalars[position]
       if Lexer.isDigit(c) {
-        mantissa.unicodeScalars.append(c)
+        digitCount += 1
+        if digitCount <= 18 {
+          small = small * 10 + Int64(c.value - 48)
+        } else {
+          if digitCount == 19 { mantissa = String(small) }  // leading zeros carry no value
+          mantissa.unicodeScalars.append(c)
+        }
         if seenPoint { fractionDigits += 1 }
       } else if c == "_" && position > start && Lexer.isDigit(scalars[position - 1])
         && position + 1 < scalars.count && Lexer.isDigit(scalars[position + 1])
@@ -119,13 +128,36 @@ public struct Lexer {
         position = p
       }
     }
-    let shift = exponent - fractionDigits
-    let digits = BigInt(mantissa) ?? 0
-    if shift >= 0 {
-      return Rational(digits * BigInt(10).power(shift))
-    }
-    return Rational(numerator: digits, denominator: BigInt(10).power(-shift))
+    if digitCount <= 18 { return Lexer.literal(small, shift: exponent - fractionDigits) }
+    return Lexer.literal(digits: mantissa, shift: exponent - fractionDigits)
   }
+
+  /// The exact value of `n` times 10^shift, in machine integers when it fits.
+  static func literal(_ n: Int64, shift: Int) -> Rational {
+    var n = n
+    if shift >= 0 && shift <= 18 {
+      let (scaled, overflow) = n.multipliedReportingOverflow(by: powersOfTen[shift])
+      if !overflow { return Rational(scaled, 1) }
+    } else if shift < 0 && shift >= -18 {
+      // Strip trailing zeros that the denominator would cancel anyway.
+      var places = -shift
+      while places > 0 && n % 10 == 0 {
+        n /= 10
+        places -= 1
+      }
+      return Rational(n, powersOfTen[places])
+    }
+    return literal(digits: String(n), shift: shift)
+  }
+
+  /// The exact value of a digit string times 10^shift.
+  static func literal(digits: String, shift: Int) -> Rational {
+    let value = BigInt(digits) ?? 0
+    if shift >= 0 { return Rational(value * BigInt(10).power(shift)) }
+    return Rational(numerator: value, denominator: BigInt(10).power(-shift))
+  }
+
+  static let powersOfTen: [Int64] = (0...18).map { p in (0..<p).reduce(Int64(1)) { r, _ in r * 10 } }
 
   static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
 

@@ -92,6 +92,11 @@ public struct Parser {
     case .rightParen:
       throw Diagnostic("unmatched ')'", at: t.span, hint: "there is no '(' for this ')' to close")
     case .number:
+      if index > 0 && tokens[index - 1].kind == .percent {
+        throw Diagnostic(
+          "missing operator before this number (% means percent; for a remainder write mod)", at: t.span,
+          hint: "15% is 0.15; 7 mod 3 is 1")
+      }
       throw Diagnostic("missing operator before this number", at: t.span, hint: "write * to multiply")
     case .equals:
       throw Diagnostic(

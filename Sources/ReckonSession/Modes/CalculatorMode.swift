@@ -7,8 +7,11 @@ public struct CalculatorMode: Sendable {
   mutating func handle(_ line: String, in state: inout SessionState) -> Reply {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
     if trimmed.isEmpty || trimmed.hasPrefix("#") { return Reply() }
-    let word = String(trimmed.prefix { $0 != " " && $0 != "\t" && $0 != "#" })
-    if let command = Command.named(word) {
+    // Commands start with a letter (or "?"): most lines are expressions and skip the lookup.
+    let first = trimmed.unicodeScalars.first!
+    let mayBeCommand = ("a"..."z").contains(first) || first == "?"
+    let word = mayBeCommand ? String(trimmed.prefix { $0 != " " && $0 != "\t" && $0 != "#" }) : ""
+    if mayBeCommand, Command.words.contains(word), let command = Command.named(word) {
       let wordStart = line.unicodeScalars.count - trimmed.unicodeScalars.count
       let argumentStart = wordStart + word.unicodeScalars.count
       let rest = line.unicodeScalars.dropFirst(argumentStart).drop { $0 == " " || $0 == "\t" }
