@@ -51,7 +51,7 @@ public struct Command: Sendable, Hashable {
         tip 50 18%          the tip and the total at 18%
         tip 42.50+17.25 18% the amount may be any expression; without one, ans is used
         tip 50 18% split 3  …and each person's share, to the cent
-        tip 50 18% round    round the total up to a whole unit; shows the percentage that makes
+        tip 50 18% round    round the total up to a whole unit, and show the percentage that gives
         Money is rounded half away from zero to the cent, once; amount + tip = total as shown.
         The total (or a share) becomes ans.
         """),

@@ -50,6 +50,12 @@ struct Renderer {
     }
   }
 
+  /// A single number (possibly ≈, negative, a percentage or with …): aligned right.
+  static func isNumeric(_ cell: String) -> Bool {
+    let body = cell.hasPrefix("≈ ") ? cell.dropFirst(2) : Substring(cell)
+    return !body.isEmpty && body.allSatisfy { $0.isNumber || "-.%…e".contains($0) }
+  }
+
   /// Aligned columns: text left, numbers right; a rule under the header when in colour.
   static func layout(_ rows: [[String]], colour: Bool) -> [String] {
     guard let header = rows.first else { return [] }
@@ -59,9 +65,7 @@ struct Renderer {
       for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], cell.count) }
     }
     let numeric = (0..<columns).map { i in
-      rows.dropFirst().allSatisfy { row in
-        i < row.count && row[i].first.map { $0.isNumber || $0 == "-" || $0 == "≈" } ?? true
-      }
+      rows.dropFirst().allSatisfy { row in i < row.count && isNumeric(row[i]) }
     }
     return rows.enumerated().map { index, row in
       let cells = (0..<columns).map { i -> String in

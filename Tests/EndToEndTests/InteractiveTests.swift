@@ -58,6 +58,53 @@ import Testing
     #expect(try terminal.waitForExit() == .exited(0))
   }
 
+  /// History lands in $XDG_STATE_HOME/reckon/history (0600, in a 0700 folder), without
+  /// consecutive duplicates, and a new session recalls it with Up; Ctrl-R searches it.
+  @Test func historyPersistsAcrossSessions() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    let environment = [
+      "XDG_STATE_HOME": home + "/state", "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
+    ]
+    typealias Key = PseudoTerminal.Key
+    do {
+      let terminal = try PseudoTerminal(executable: try Self.reckonPath(), environment: environment)
+      defer { terminal.close() }
+      try terminal.expect("reckon> ")
+      for line in ["6*7", "6*7", "price = 12.5", "3 × 4"] {
+        try terminal.send(line + Key.enter)
+        try terminal.expect("reckon> ")
+      }
+      try terminal.send("quit" + Key.enter)
+      #expect(try terminal.waitForExit() == .exited(0))
+    }
+    let file = home + "/state/reckon/history"
+    let saved = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(saved.components(separatedBy: "6*7").count == 2, "no consecutive duplicates: \(saved)")
+    #expect(saved.contains("price"))
+    let attributes = try FileManager.default.attributesOfItem(atPath: file)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    let folder = try FileManager.default.attributesOfItem(atPath: home + "/state/reckon")
+    #expect((folder[.posixPermissions] as? Int) == 0o700)
+
+    let terminal = try PseudoTerminal(executable: try Self.reckonPath(), environment: environment)
+    defer { terminal.close() }
+    try terminal.expect("reckon> ")
+    try terminal.send(Key.up)
+    try terminal.expect("quit")
+    try terminal.send(Key.up)
+    try terminal.expect("3 × 4")
+    try terminal.send(Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("12"))
+    // Ctrl-R finds an older line by a piece of it.
+    try terminal.send("\u{12}" + "pri")
+    try terminal.expect("price = 12.5")
+    try terminal.send(Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("12.5"))
+    try terminal.send(Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
   /// The trimmed lines of some terminal output.
   static func lines(_ text: String) -> [String] {
     text.split(separator: "\n", omittingEmptySubsequences: false)
