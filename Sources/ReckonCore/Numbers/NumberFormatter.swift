@@ -90,12 +90,28 @@ public struct NumberFormatter: Sendable {
     let twos = den.trailingZeroBitCount
     let rest = den >> twos
     if rest == 1 { return twos }
-    // rest must be 5^b: estimate b from the size, then check.
+    // rest must be 5^b: estimate b from the size, rule candidates out modulo a prime (cheap),
+    // and only then compare in full.
     let estimate = Int((Double(rest.bitWidth) / 2.321928094887362).rounded(.down))
-    for b in max(1, estimate - 1)...(estimate + 1) where BigUInt(5).power(b) == rest {
-      return max(twos, b)
+    let prime: UInt64 = 1_000_000_007
+    let residue = UInt64((rest % BigUInt(prime)).words.first ?? 0)
+    for b in max(1, estimate - 1)...(estimate + 1) where powerMod(5, b, prime) == residue {
+      if BigUInt(5).power(b) == rest { return max(twos, b) }
     }
     return nil
+  }
+
+  /// base^exponent mod m, for m < 2^32.
+  static func powerMod(_ base: UInt64, _ exponent: Int, _ m: UInt64) -> UInt64 {
+    var result: UInt64 = 1
+    var b = base % m
+    var e = exponent
+    while e > 0 {
+      if e & 1 == 1 { result = result * b % m }
+      b = b * b % m
+      e >>= 1
+    }
+    return result
   }
 
   static func insertPoint(_ digits: String, places: Int) -> String {
@@ -117,9 +133,16 @@ public struct NumberFormatter: Sendable {
     }
     // Leading zeros after the point: the largest z with rem·10^(z+1) < den.
     var zeros = max(0, Int(Double(den.bitWidth - rem.bitWidth) * 0.30102999566398) - 1)
-    while rem * BigUInt(10).power(zeros + 1) < den { zeros += 1 }
-    while zeros > 0 && rem * BigUInt(10).power(zeros) >= den { zeros -= 1 }
-    let significant = String(rem * BigUInt(10).power(zeros + digits) / den)
+    var scaled = rem * BigUInt(10).power(zeros + 1)  // rem·10^(zeros+1), kept in step with zeros
+    while scaled < den {
+      zeros += 1
+      scaled *= 10
+    }
+    while zeros > 0 && scaled / 10 >= den {
+      zeros -= 1
+      scaled /= 10
+    }
+    let significant = String(scaled * BigUInt(10).power(digits - 1) / den)
     if zeros >= 9 {
       return NumberFormatter.scientific(significant, exponent: -(zeros + 1), ellipsis: true)
     }

@@ -64,12 +64,29 @@ extension Rational {
     return Rational(numerator: BigInt(num), denominator: BigInt(den))
   }
 
+  /// Whether `r` is a square modulo `m` (small m: a direct search).
+  static func isSquare(_ r: UInt64, modulo m: UInt64) -> Bool {
+    (0..<m).contains { $0 * $0 % m == r }
+  }
+
   /// The exact integer `n`-th root of `x`, or nil when `x` is not a perfect `n`-th power.
   static func integerRoot(_ x: BigUInt, _ n: Int) -> BigUInt? {
     if x <= 1 { return x }
     let bits = x.bitWidth
     if n >= bits { return nil }  // 2^n > x > 1: no integer root
+    // x = 2^t · odd is an n-th power only if n divides t; then root = 2^(t/n) · root(odd).
+    let twos = x.trailingZeroBitCount
+    if twos > 0 {
+      guard twos % n == 0, let odd = integerRoot(x >> twos, n) else { return nil }
+      return odd << (twos / n)
+    }
     if n == 2 {
+      // Most non-squares fail a residue test at once: squares are 0, 1, 4, 9, … mod 64 and
+      // mod 63·65·11; only candidates pay for the big square root.
+      let low = UInt64(x.words[0]) & 63
+      guard (0x0202_0212_0203_0213 as UInt64) >> low & 1 == 1 else { return nil }
+      let m = UInt64((x % 45045).words.first ?? 0)
+      for modulus: UInt64 in [63, 65, 11] where !isSquare(m % modulus, modulo: modulus) { return nil }
       let r = x.squareRoot()
       return r * r == x ? r : nil
     }
