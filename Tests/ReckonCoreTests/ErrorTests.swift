@@ -23,6 +23,8 @@ import Testing
     ("sqrt(-1)", 6, "not a real number: the square root of a negative number"),
     ("sqrt(-4 + 1)", 6, "not a real number: the square root of a negative number"),
     ("(-4)^0.5", 5, "not a real number: an even root of a negative number"),
+    ("(-0.5)^(1e17+0.001)", 7, "not a real number: an even root of a negative number"),
+    ("(-2)^(-1e17-0.001)", 5, "not a real number: an even root of a negative number"),
     ("ln(0)", 4, "ln is defined for positive numbers only"),
     ("log(-1)", 5, "log is defined for positive numbers only"),
     ("log(8, 1)", 8, "the base of a logarithm must be positive and not 1"),

@@ -171,23 +171,20 @@ public struct Evaluator: Sendable {
         if e.isNegative { throw Diagnostic("division by zero: 0 to a negative power", at: span) }
         return .exact(.zero)
       }
-      if let q = e.denominator.magnitude < 1_000 ? Int(e.denominator) : nil {
-        if b.isNegative && q % 2 == 0 {
-          throw Diagnostic(
-            "not a real number: an even root of a negative number", at: span,
-            hint: "(-8)^(1/3) works; (-4)^(1/2) has no real value")
-        }
-        if let root = b.exactRoot(q) {
-          return .exact(try integerPower(root, Rational(e.numerator), at: span))
-        }
-        if b.isNegative {
-          // Odd root of a negative number: real, with the sign of the odd numerator.
-          let magnitude = Glibc.pow(b.magnitude.doubleValue, e.magnitude.doubleValue)
-          let odd = e.numerator.magnitude % 2 == 1
-          let signed = odd ? -magnitude : magnitude
-          return try approx(e.isNegative ? 1 / signed : signed, at: span)
-        }
+      // An even root of a negative number is not real, however large the denominator.
+      let evenRoot = e.denominator.magnitude.words[0] & 1 == 0
+      if b.isNegative && evenRoot {
+        throw Diagnostic(
+          "not a real number: an even root of a negative number", at: span,
+          hint: "(-8)^(1/3) works; (-4)^(1/2) has no real value")
       }
+      if e.denominator.magnitude < 1_000_000, let root = b.exactRoot(Int(e.denominator)) {
+        return .exact(try integerPower(root, Rational(e.numerator), at: span))
+      }
+      // An odd root of a negative number is real; its sign is the numerator's parity.
+      let magnitude = Glibc.pow(b.magnitude.doubleValue, e.doubleValue)
+      let odd = e.numerator.magnitude.words[0] & 1 == 1
+      return try approx(b.isNegative && odd ? -magnitude : magnitude, at: span)
     }
     let x = base.doubleValue
     let y = exponent.doubleValue

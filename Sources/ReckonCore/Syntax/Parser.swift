@@ -2,7 +2,8 @@
 ///
 ///     line           = [ name "=" ] expression | binary-operator expression
 ///     additive       = multiplicative { ("+" | "-") multiplicative }      (a + p% rule)
-///     multiplicative = implicit { ("*" | "/" | "mod") implicit | "of" multiplicative }
+///     multiplicative = percent-of { ("*" | "/" | "mod") percent-of }
+///     percent-of     = implicit [ "of" percent-of ]                      (left side a percentage)
 ///     implicit       = unary { power }          (juxtaposed factor starts with a name or "(")
 ///     unary          = ("-" | "+") unary | power
 ///     power          = postfix [ "^" unary ]
@@ -122,7 +123,7 @@ public struct Parser {
   }
 
   mutating func multiplicative() throws(Diagnostic) -> Expr {
-    let first = try implicit()
+    let first = try percentOf()
     var links: [Expr.Link] = []
     while true {
       let op: BinaryOperator
@@ -130,19 +131,22 @@ public struct Parser {
       case .star: op = .multiply
       case .slash: op = .divide
       case .name("mod"): op = .modulo
-      case .name("of"):
-        // Right-associative: the rest of the multiplicative run is the right operand.
-        let span = advance().span
-        let rest = try nested(at: span) { (p) throws(Diagnostic) in
-          try p.operand(after: span) { (p) throws(Diagnostic) in try p.multiplicative() }
-        }
-        links.append(Expr.Link(.of, span, rest))
-        return .chain(first, links)
       default: return links.isEmpty ? first : .chain(first, links)
       }
       let span = advance().span
-      links.append(Expr.Link(op, span, try operand(after: span) { (p) throws(Diagnostic) in try p.implicit() }))
+      links.append(Expr.Link(op, span, try operand(after: span) { (p) throws(Diagnostic) in try p.percentOf() }))
     }
+  }
+
+  /// `p% of x`, one factor: tighter than * / mod, right-associative (`20% of 50% of 80`).
+  mutating func percentOf() throws(Diagnostic) -> Expr {
+    let first = try implicit()
+    guard peek.kind == .name("of") else { return first }
+    let span = advance().span
+    let rest = try nested(at: span) { (p) throws(Diagnostic) in
+      try p.operand(after: span) { (p) throws(Diagnostic) in try p.percentOf() }
+    }
+    return .chain(first, [Expr.Link(.of, span, rest)])
   }
 
   mutating func implicit() throws(Diagnostic) -> Expr {
