@@ -28,9 +28,7 @@ let package = Package(
     // The thin executable: flags, tty detection, the loop, rendering.
     .executableTarget(
       name: "reckon",
-      dependencies: [
-        "ReckonSession", "LineEditor",
-      ]
+      dependencies: ["ReckonSession", "LineEditor"]
     ),
     .testTarget(
       name: "ReckonCoreTests",

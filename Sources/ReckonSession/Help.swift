@@ -55,6 +55,7 @@ public enum Help {
       15% of 80    is 12
       200 * 15%    is 30
     The + and - rule applies when the right-hand side is itself a percentage (p%).
+    "p% of x" is one factor: 10 / 50% of 80 is 10/40; 20% of 50% of 80 is 8.
     """
 
   static let numbers = """

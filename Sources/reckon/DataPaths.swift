@@ -6,15 +6,16 @@ struct DataPaths {
   var history: String
   var database: String
 
-  init(dataDir: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
-    if let dir = dataDir ?? environment["RECKON_HOME"].flatMap({ $0.isEmpty ? nil : $0 }) {
+  init(dataDir: String?, environment: (String) -> String? = Terminal.variable) {
+    func value(_ name: String) -> String? { environment(name).flatMap { $0.isEmpty ? nil : $0 } }
+    if let dir = dataDir ?? value("RECKON_HOME") {
       history = dir + "/history"
       database = dir + "/reckon.sqlite"
       return
     }
-    let home = environment["HOME"] ?? NSHomeDirectory()
-    let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
-    let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+    let home = value("HOME") ?? NSHomeDirectory()
+    let state = value("XDG_STATE_HOME") ?? home + "/.local/state"
+    let data = value("XDG_DATA_HOME") ?? home + "/.local/share"
     history = state + "/reckon/history"
     database = data + "/reckon/reckon.sqlite"
   }

@@ -42,22 +42,36 @@ enum ReckonCommand {
   }
 }
 
-/// Runs work on a thread with a 64 MiB stack and waits for it.
+/// Runs work on a thread with a 64 MiB stack and waits for it (plain pthreads: Foundation's
+/// Thread costs start-up time for nothing here).
 enum LargeStack {
-  final class Result: @unchecked Sendable {
+  final class Job: @unchecked Sendable {
+    let body: () -> Bool
     var ok = false
-    let done = DispatchSemaphore(value: 0)
+    init(_ body: @escaping () -> Bool) { self.body = body }
   }
 
-  static func run(_ body: @escaping @Sendable () -> Bool) -> Bool {
-    let result = Result()
-    let thread = Thread {
-      result.ok = body()
-      result.done.signal()
+  static func run(_ body: @escaping () -> Bool) -> Bool {
+    let job = Job(body)
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, 64 << 20)
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(job).toOpaque()
+    let started = pthread_create(
+      &thread, &attributes,
+      { context in
+        let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
+        job.ok = job.body()
+        return nil
+      }, context)
+    guard started == 0 else {
+      // No thread to be had: run here, with the smaller stack.
+      Unmanaged<Job>.fromOpaque(context).release()
+      return body()
     }
-    thread.stackSize = 64 << 20
-    thread.start()
-    result.done.wait()
-    return result.ok
+    pthread_join(thread, nil)
+    return job.ok
   }
 }

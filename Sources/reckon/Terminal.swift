@@ -8,14 +8,20 @@ struct Terminal {
   let colour: Bool
   let errorColour: Bool
 
-  init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-    let allowed = environment["NO_COLOR"].map { $0.isEmpty } ?? true
-    let capable = environment["TERM"].map { $0 != "dumb" && !$0.isEmpty } ?? false
+  init(environment: (String) -> String? = Terminal.variable) {
+    let allowed = environment("NO_COLOR").map { $0.isEmpty } ?? true
+    let capable = environment("TERM").map { $0 != "dumb" && !$0.isEmpty } ?? false
     colour = allowed && capable && stdoutIsTTY
     errorColour = allowed && capable && stderrIsTTY
   }
 
   var interactive: Bool { stdinIsTTY && stdoutIsTTY }
+
+  /// One environment variable (getenv: building ProcessInfo's whole dictionary costs more
+  /// at start-up than everything else Reckon does for `-e 1+1`).
+  static func variable(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
 
   /// The width of the terminal, or 80.
   var columns: Int {

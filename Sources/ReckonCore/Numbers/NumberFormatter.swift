@@ -81,8 +81,20 @@ public struct NumberFormatter: Sendable {
     guard places <= 18 else { return nil }
     let (scaled, overflow) = n.multipliedReportingOverflow(by: Lexer.powersOfTen[places] / d)
     guard !overflow else { return nil }
-    let digits = insertPoint(String(scaled.magnitude), places: places)
-    return n < 0 ? "-" + digits : digits
+    // Write the digits backwards into a small buffer: no intermediate strings.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    var remaining = scaled.magnitude
+    var written = 0
+    while remaining > 0 || written <= places {
+      if written == places && places > 0 { bytes.append(UInt8(ascii: ".")) }
+      bytes.append(UInt8(ascii: "0") + UInt8(remaining % 10))
+      remaining /= 10
+      written += 1
+    }
+    if n < 0 { bytes.append(UInt8(ascii: "-")) }
+    bytes.reverse()
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// How many decimal places `1/den` needs, if its decimal expansion terminates (den = 2^a·5^b).

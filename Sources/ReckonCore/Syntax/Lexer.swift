@@ -9,14 +9,24 @@ public struct Lexer {
   public static let maxExponent = 100_000
 
   public init(_ source: String) {
-    scalars = Array(source.unicodeScalars)
+    // Most lines are ASCII: one byte per scalar, no decoding needed.
+    var ascii: [Unicode.Scalar] = []
+    ascii.reserveCapacity(source.utf8.count)
+    for byte in source.utf8 {
+      guard byte < 0x80 else {
+        scalars = Array(source.unicodeScalars)
+        return
+      }
+      ascii.append(Unicode.Scalar(byte))
+    }
+    scalars = ascii
   }
 
   /// All tokens of the line, ending with `.end`. A `#` starts a comment that runs to the end.
   public static func tokenize(_ source: String) throws(Diagnostic) -> [Token] {
     var lexer = Lexer(source)
     var tokens: [Token] = []
-    tokens.reserveCapacity(16)
+    tokens.reserveCapacity(min(lexer.scalars.count + 1, 64))
     while true {
       let token = try lexer.next()
       tokens.append(token)
