@@ -21,7 +21,8 @@ struct Renderer {
 
   /// Writes one reply. `location` names the input for non-interactive errors (`<stdin>:3`).
   func render(
-    _ reply: Reply, prompt: String, location: String, out: inout OutputStream, err: inout OutputStream
+    _ reply: Reply, prompt: String, location: @autoclosure () -> String, out: inout OutputStream,
+    err: inout OutputStream
   ) {
     for output in reply.outputs {
       switch output {
@@ -44,7 +45,7 @@ struct Renderer {
           err.line(paint("error: ", .error, enabled: errorColour) + d.message)
           if let hint = d.hint { err.line(paint("hint: " + hint, .dim, enabled: errorColour)) }
         } else {
-          err.line("reckon: \(location):\(d.column): error: \(d.message)")
+          err.line("reckon: \(location()):\(d.column): error: \(d.message)")
         }
       }
     }

@@ -24,7 +24,7 @@ struct Runner {
     for expression in expressions {
       for line in expression.split(separator: "\n", omittingEmptySubsequences: false) {
         lineNumber += 1
-        if !step(Runner.stripCR(String(line)), session: &session, location: "-e:\(lineNumber)", ok: &ok) {
+        if !step(Runner.stripCR(String(line)), session: &session, source: "-e", line: lineNumber, ok: &ok) {
           return finish(&session, ok)
         }
       }
@@ -64,20 +64,20 @@ struct Runner {
     var lineNumber = 0
     while let line = reader.next() {
       lineNumber += 1
-      if !step(line, session: &session, location: "\(name):\(lineNumber)", ok: &ok) { return false }
+      if !step(line, session: &session, source: name, line: lineNumber, ok: &ok) { return false }
       if terminal.stdinIsTTY && fd == 0 { out.flush() }
     }
     return true
   }
 
   /// Handles one line; returns false when the session asked to leave.
-  mutating func step(_ line: String, session: inout Session, location: String, ok: inout Bool) -> Bool {
+  mutating func step(_ line: String, session: inout Session, source: String, line number: Int, ok: inout Bool) -> Bool {
     let reply = session.handle(line)
     if reply.failed {
       ok = false
       out.flush()  // keep stdout and stderr in order when both go to one place
     }
-    renderer.render(reply, prompt: "", location: location, out: &out, err: &err)
+    renderer.render(reply, prompt: "", location: "\(source):\(number)", out: &out, err: &err)
     if reply.failed { err.flush() }
     return !reply.shouldExit
   }

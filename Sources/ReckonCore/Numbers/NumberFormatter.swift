@@ -30,7 +30,7 @@ public struct NumberFormatter: Sendable {
   public func format(_ r: Rational) -> String {
     if case .small(let n, let d) = r.storage {
       if d == 1 { return String(n) }
-      if let text = NumberFormatter.smallTerminating(n, d) { return text }
+      if let text = NumberFormatter.smallTerminating(n, d) ?? smallTruncated(n, UInt64(d)) { return text }
     }
     if r.isInteger { return String(r.numerator) }
     let sign = r.isNegative ? "-" : ""
@@ -40,26 +40,49 @@ public struct NumberFormatter: Sendable {
       let scaled = num * BigUInt(10).power(places) / den
       return sign + NumberFormatter.insertPoint(String(scaled), places: places)
     }
-    if case .small(let n, let d) = r.storage, let text = smallTruncated(n.magnitude, UInt64(d)) {
-      return sign + text
-    }
     return sign + truncated(num, den)
   }
 
-  /// `truncated` in machine integers: long division, one digit at a time.
-  func smallTruncated(_ num: UInt64, _ den: UInt64) -> String? {
-    guard den < 1 << 59, num / den > 0 else { return nil }  // tiny values take the general path
-    let whole = String(num / den)
-    let places = max(digits - whole.count, 1)
-    var text = whole + "."
-    text.reserveCapacity(whole.count + places + 4)
+  /// `truncated` in machine integers, by long division; nil when it does not apply (a
+  /// terminating decimal, a denominator near 64 bits, or a value small enough for `e`).
+  func smallTruncated(_ n: Int64, _ den: UInt64) -> String? {
+    guard den < 1 << 59, !NumberFormatter.terminates(den) else { return nil }
+    let num = n.magnitude
     var rem = num % den
-    for _ in 0..<places {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits + 24)
+    if n < 0 { bytes.append(UInt8(ascii: "-")) }
+    let count: Int
+    if num >= den {
+      let whole = String(num / den)
+      bytes.append(contentsOf: whole.utf8)
+      bytes.append(UInt8(ascii: "."))
+      count = max(digits - whole.utf8.count, 1)
+    } else {
+      var zeros = 0
+      while rem * 10 < den {
+        rem *= 10
+        zeros += 1
+        if zeros >= 9 { return nil }  // scientific notation: the general path
+      }
+      bytes.append(contentsOf: "0.".utf8)
+      bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: zeros))
+      count = digits
+    }
+    for _ in 0..<count {
       rem *= 10
-      text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + rem / den)))
+      bytes.append(UInt8(ascii: "0") + UInt8(rem / den))
       rem %= den
     }
-    return text + "…"
+    bytes.append(contentsOf: "…".utf8)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Whether 1/den has a terminating decimal expansion (den = 2^a·5^b).
+  static func terminates(_ den: UInt64) -> Bool {
+    var rest = den >> den.trailingZeroBitCount
+    while rest % 5 == 0 { rest /= 5 }
+    return rest == 1
   }
 
   /// A terminating decimal in machine integers, when the digits fit in 64 bits.

@@ -4,33 +4,38 @@ import BigInt
 public struct Lexer {
   let scalars: [Unicode.Scalar]
   var position = 0
+  var numbers: [Rational] = []
 
   /// The largest decimal exponent a literal may carry (`1e100000`).
   public static let maxExponent = 100_000
 
   public init(_ source: String) {
-    // Most lines are ASCII: one byte per scalar, no decoding needed.
-    var ascii: [Unicode.Scalar] = []
-    ascii.reserveCapacity(source.utf8.count)
-    for byte in source.utf8 {
-      guard byte < 0x80 else {
-        scalars = Array(source.unicodeScalars)
-        return
-      }
-      ascii.append(Unicode.Scalar(byte))
-    }
-    scalars = ascii
+    scalars = Lexer.scalars(of: source)
+  }
+
+  /// The line as scalars; ASCII (the usual case) is copied byte for byte, without decoding.
+  static func scalars(of source: String) -> [Unicode.Scalar] {
+    let utf8 = source.utf8
+    let ascii: [Unicode.Scalar]? =
+      utf8.withContiguousStorageIfAvailable { bytes in
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        return [Unicode.Scalar](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+          for i in 0..<bytes.count { (buffer.baseAddress! + i).initialize(to: Unicode.Scalar(bytes[i])) }
+          count = bytes.count
+        }
+      } ?? nil
+    return ascii ?? Array(source.unicodeScalars)
   }
 
   /// All tokens of the line, ending with `.end`. A `#` starts a comment that runs to the end.
-  public static func tokenize(_ source: String) throws(Diagnostic) -> [Token] {
+  public static func tokenize(_ source: String) throws(Diagnostic) -> TokenList {
     var lexer = Lexer(source)
     var tokens: [Token] = []
     tokens.reserveCapacity(min(lexer.scalars.count + 1, 64))
     while true {
       let token = try lexer.next()
       tokens.append(token)
-      if token.kind == .end { return tokens }
+      if token.kind == .end { return TokenList(tokens: tokens, scalars: lexer.scalars, numbers: lexer.numbers) }
     }
   }
 
@@ -42,11 +47,14 @@ public struct Lexer {
     }
     let c = scalars[position]
     let kind: Token.Kind
+    var index: Int32 = -1
     if Lexer.isDigit(c) || (c == "." && position + 1 < scalars.count && Lexer.isDigit(scalars[position + 1])) {
-      kind = .number(try number())
+      index = Int32(numbers.count)
+      numbers.append(try number())
+      kind = .number
     } else if Lexer.isNameStart(c) {
       while position < scalars.count && Lexer.isNameContinue(scalars[position]) { position += 1 }
-      kind = .name(String(String.UnicodeScalarView(scalars[start..<position])))
+      kind = Lexer.keyword(scalars[start..<position]) ?? .name
     } else {
       position += 1
       switch c {
@@ -72,12 +80,19 @@ public struct Lexer {
       default:
         throw Diagnostic(
           "unexpected character \(Lexer.describe(c))", at: SourceSpan(start, position),
-          hint: c == "," ? nil : "operators are + - * / ^ % ! and mod")
+          hint: "operators are + - * / ^ % ! and mod")
       }
     }
     let span = SourceSpan(start, position)
     let spaceAfter = position < scalars.count && Lexer.isSpace(scalars[position])
-    return Token(kind, span, spaceAfter: spaceAfter)
+    return Token(kind, span, spaceAfter: spaceAfter, index: index)
+  }
+
+  /// The operator words `mod` and `of`.
+  static func keyword(_ word: ArraySlice<Unicode.Scalar>) -> Token.Kind? {
+    if word.count == 3 && word.elementsEqual("mod".unicodeScalars) { return .mod }
+    if word.count == 2 && word.elementsEqual("of".unicodeScalars) { return .of }
+    return nil
   }
 
   mutating func skipSpace() {

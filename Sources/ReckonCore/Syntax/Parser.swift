@@ -13,6 +13,7 @@
 /// Every recursion counts towards a nesting limit, so hostile input gets an error, not a
 /// stack overflow.
 public struct Parser {
+  let list: TokenList
   var tokens: [Token]
   var index = 0
   var depth = 0
@@ -22,16 +23,10 @@ public struct Parser {
   /// Nesting deeper than this is an error.
   public static let maxDepth = 1000
 
-  /// Words that are operators, never names.
-  public static let operatorWords: Set<String> = ["mod", "of"]
-
-  /// A parser over tokens that end with `.end`.
-  public init(tokens: [Token]) {
-    self.tokens = tokens
-    if tokens.last?.kind != .end {
-      let at = tokens.last?.span.end ?? 0
-      self.tokens.append(Token(.end, SourceSpan(at, at)))
-    }
+  /// A parser over a line's tokens (an `.end` is added if missing).
+  public init(tokens: TokenList) {
+    list = tokens.tokens.last?.kind == .end ? tokens : tokens.with(tokens.tokens)
+    self.tokens = list.tokens
   }
 
   /// Parses a whole calculator line.
@@ -50,9 +45,8 @@ public struct Parser {
 
   public mutating func parseStatement() throws(Diagnostic) -> Statement {
     if peek.kind == .end { return .empty }
-    if case .name(let name) = peek.kind, tokens[index + 1].kind == .equals,
-      !Parser.operatorWords.contains(name)
-    {
+    if peek.kind == .name, tokens[index + 1].kind == .equals {
+      let name = list.text(of: peek)
       let nameSpan = peek.span
       index += 2
       if peek.kind == .end {
@@ -74,7 +68,7 @@ public struct Parser {
     switch peek.kind {
     case .plus, .star, .slash, .caret: true
     case .minus: peek.spaceAfter
-    case .name(let n): n == "mod"
+    case .mod: true
     default: false
     }
   }
@@ -103,7 +97,7 @@ public struct Parser {
       throw Diagnostic(
         "only a name can be assigned to", at: t.span, hint: "write name = value, for example x = 3*4")
     default:
-      throw Diagnostic("unexpected \(t.describe)", at: t.span)
+      throw Diagnostic("unexpected \(list.describe(t))", at: t.span)
     }
   }
 
@@ -130,7 +124,7 @@ public struct Parser {
       switch peek.kind {
       case .star: op = .multiply
       case .slash: op = .divide
-      case .name("mod"): op = .modulo
+      case .mod: op = .modulo
       default: return links.isEmpty ? first : .chain(first, links)
       }
       let span = advance().span
@@ -141,7 +135,7 @@ public struct Parser {
   /// `p% of x`, one factor: tighter than * / mod, right-associative (`20% of 50% of 80`).
   mutating func percentOf() throws(Diagnostic) -> Expr {
     let first = try implicit()
-    guard peek.kind == .name("of") else { return first }
+    guard peek.kind == .of else { return first }
     let span = advance().span
     let rest = try nested(at: span) { (p) throws(Diagnostic) in
       try p.operand(after: span) { (p) throws(Diagnostic) in try p.percentOf() }
@@ -162,7 +156,7 @@ public struct Parser {
   var startsJuxtaposedFactor: Bool {
     switch peek.kind {
     case .leftParen: true
-    case .name(let n): !Parser.operatorWords.contains(n)
+    case .name: true
     default: false
     }
   }
@@ -220,10 +214,11 @@ public struct Parser {
     }
     let token = peek
     switch token.kind {
-    case .number(let value):
+    case .number:
       index += 1
-      return .number(value, token.span)
-    case .name(let name) where !Parser.operatorWords.contains(name):
+      return .number(list.number(of: token)!, token.span)
+    case .name:
+      let name = list.text(of: token)
       index += 1
       guard peek.kind == .leftParen else { return .name(name, token.span) }
       let open = advance().span
@@ -280,7 +275,7 @@ public struct Parser {
   func isBinaryOnly(_ t: Token) -> Bool {
     switch t.kind {
     case .star, .slash, .caret, .percent, .bang, .equals: true
-    case .name(let n): Parser.operatorWords.contains(n)
+    case .mod, .of: true
     default: false
     }
   }
@@ -299,12 +294,12 @@ public struct Parser {
     if t.kind == .end {
       return Diagnostic("expected a number, a name or '(' here, but the line ends", at: t.span)
     }
-    return Diagnostic("expected a number, a name or '(' here, found \(t.describe)", at: t.span)
+    return Diagnostic("expected a number, a name or '(' here, found \(list.describe(t))", at: t.span)
   }
 
   func missingClose(openedAt open: SourceSpan) -> Diagnostic {
     let t = peek
-    let what = t.kind == .end ? "the line ends" : "found \(t.describe)"
+    let what = t.kind == .end ? "the line ends" : "found \(list.describe(t))"
     return Diagnostic(
       "missing ')' to close the '(' at column \(open.column): \(what)", at: t.span)
   }

@@ -54,13 +54,13 @@ extension CalculatorMode {
   // MARK: Arguments
 
   /// The tokens of the line from `offset` on, ending with `.end`.
-  func argumentTokens(_ line: String, from offset: Int) throws(Diagnostic) -> [Token] {
-    try Lexer.tokenize(line).filter { $0.span.start >= offset }
+  func argumentTokens(_ line: String, from offset: Int) throws(Diagnostic) -> TokenList {
+    try Lexer.tokenize(line).dropping(before: offset)
   }
 
   /// Evaluates a run of tokens as one expression.
-  func evaluate(_ tokens: ArraySlice<Token>, in state: SessionState) throws(Diagnostic) -> Value {
-    var parser = Parser(tokens: Array(tokens))
+  func evaluate(_ tokens: TokenList, in state: SessionState) throws(Diagnostic) -> Value {
+    var parser = Parser(tokens: tokens)
     let expr = try parser.expression()
     try parser.expectEnd()
     return try Evaluator().evaluate(expr, in: state.environment)
@@ -68,9 +68,9 @@ extension CalculatorMode {
 
   /// The value of the tokens, or `ans` when there are none.
   func operand(
-    _ tokens: [Token], orAnswerFor name: String, at offset: Int, in state: SessionState
+    _ tokens: TokenList, orAnswerFor name: String, at offset: Int, in state: SessionState
   ) throws(Diagnostic) -> Value {
-    if tokens.count > 1 { return try evaluate(tokens[...], in: state) }
+    if tokens.tokens.count > 1 { return try evaluate(tokens, in: state) }
     guard let answer = state.environment.answer else {
       throw Diagnostic(
         "\(name) needs a value, and there is no previous result yet", at: SourceSpan(offset, offset),
@@ -80,8 +80,8 @@ extension CalculatorMode {
   }
 
   /// A positive whole number from a number token.
-  func count(_ token: Token, what: String, range: ClosedRange<Int>) throws(Diagnostic) -> Int {
-    guard case .number(let r) = token.kind, let n = r.intValue, range.contains(n) else {
+  func count(_ token: Token, in list: TokenList, what: String, range: ClosedRange<Int>) throws(Diagnostic) -> Int {
+    guard let r = list.number(of: token), let n = r.intValue, range.contains(n) else {
       throw Diagnostic(
         "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound.grouped)",
         at: token.span)
@@ -112,8 +112,9 @@ extension CalculatorMode {
   func set(_ words: [String], line: String, argumentStart: Int, in state: inout SessionState) throws(Diagnostic)
     -> Reply
   {
-    let tokens = try argumentTokens(line, from: argumentStart)
-    guard let what = tokens.first?.name else {
+    let list = try argumentTokens(line, from: argumentStart)
+    let tokens = list.tokens
+    guard let what = tokens.first.flatMap({ list.name(of: $0) }) else {
       if tokens.first?.kind != .end {
         throw Diagnostic("unknown setting", at: tokens[0].span, hint: "settings: digits, tips")
       }
@@ -126,13 +127,13 @@ extension CalculatorMode {
         throw Diagnostic(
           "set digits takes one number", at: tokens[min(1, tokens.count - 1)].span, hint: "for example: set digits 20")
       }
-      state.settings.digits = try count(tokens[1], what: "digits", range: Settings.digitsRange)
+      state.settings.digits = try count(tokens[1], in: list, what: "digits", range: Settings.digitsRange)
       return Reply([.note("digits: \(state.settings.digits)")])
     case "tips":
       var presets: [Rational] = []
       var i = 1
       while tokens[i].kind != .end {
-        guard case .number(let p) = tokens[i].kind, p <= 1000 else {
+        guard let p = list.number(of: tokens[i]), p <= 1000 else {
           throw Diagnostic(
             "a tip percentage must be a number from 0 to 1000", at: tokens[i].span,
             hint: "for example: set tips 12 15 20 22")
@@ -156,34 +157,34 @@ extension CalculatorMode {
   }
 
   func tip(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
-    var tokens = try argumentTokens(line, from: offset)
-    tokens.removeLast()  // .end
+    let list = try argumentTokens(line, from: offset)
+    var tokens = list.tokens.dropLast()  // .end
     var ways: Int?
     var roundUp = false
     // Options come last, in any order: "split N", "round".
     while let last = tokens.last {
-      if last.name == "round" {
+      if list.isName(last, "round") {
         roundUp = true
         tokens.removeLast()
-      } else if last.name == "split" {
+      } else if list.isName(last, "split") {
         throw Diagnostic("split needs the number of people", at: last.span, hint: "for example: tip 50 18% split 3")
-      } else if tokens.count >= 2, tokens[tokens.count - 2].name == "split" {
-        ways = try count(last, what: "the number of people", range: 1...1_000_000)
+      } else if tokens.count >= 2, list.isName(tokens[tokens.endIndex - 2], "split") {
+        ways = try count(last, in: list, what: "the number of people", range: 1...1_000_000)
         tokens.removeLast(2)
       } else {
         break
       }
     }
     var percent: Rational?
-    if tokens.count >= 2, case .number(let p) = tokens[tokens.count - 2].kind, tokens.last?.kind == .percent {
+    if tokens.count >= 2, let p = list.number(of: tokens[tokens.endIndex - 2]), tokens.last?.kind == .percent {
       guard p <= 1000 else {
-        throw Diagnostic("a tip percentage must be from 0 to 1000", at: tokens[tokens.count - 2].span)
+        throw Diagnostic("a tip percentage must be from 0 to 1000", at: tokens[tokens.endIndex - 2].span)
       }
       percent = p
       tokens.removeLast(2)
     }
     let end = Token(.end, SourceSpan(tokens.last?.span.end ?? offset, tokens.last?.span.end ?? offset))
-    let amountValue = try operand(tokens + [end], orAnswerFor: "tip", at: offset, in: state)
+    let amountValue = try operand(list.with(tokens + [end]), orAnswerFor: "tip", at: offset, in: state)
     let amount = try exactAmount(amountValue, at: end.span)
     guard !amount.isNegative && !amount.isZero else {
       throw Diagnostic(
@@ -220,16 +221,17 @@ extension CalculatorMode {
   }
 
   func split(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
-    var tokens = try argumentTokens(line, from: offset)
-    tokens.removeLast()
+    let list = try argumentTokens(line, from: offset)
+    var tokens = list.tokens.dropLast()  // .end
     guard let last = tokens.last else {
       throw Diagnostic(
         "split needs the number of people", at: SourceSpan(offset, offset), hint: "for example: split 100 3")
     }
-    let ways = try count(last, what: "the number of people", range: 1...1_000_000)
+    let ways = try count(last, in: list, what: "the number of people", range: 1...1_000_000)
     tokens.removeLast()
     let end = Token(.end, SourceSpan(last.span.start, last.span.start))
-    let amount = try exactAmount(operand(tokens + [end], orAnswerFor: "split", at: offset, in: state), at: end.span)
+    let amount = try exactAmount(
+      operand(list.with(tokens + [end]), orAnswerFor: "split", at: offset, in: state), at: end.span)
     guard !amount.isNegative && !amount.isZero else {
       throw Diagnostic(
         "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
