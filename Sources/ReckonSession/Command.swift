@@ -6,13 +6,17 @@ public struct Command: Sendable, Hashable {
   public let summary: String
   /// Longer help, shown by `help NAME`.
   public let details: String
+  /// Whether anything may follow the command word.
+  public var takesArguments: Bool {
+    !["vars", "clear", "reset", "mr", "mc", "quit"].contains(name)
+  }
 
   /// Every command, in the order `help` lists them.
   public static let all: [Command] = [
     Command(
       name: "help", aliases: ["?"], usage: "help [topic]", summary: "this list, or help on a command or topic",
       details: """
-        Topics: any command name, a function name, and: functions, percent, numbers, keys.
+        Topics: any command or function name, and: functions, percent, numbers, variables, keys.
         Examples: help tip, help functions, help percent
         """),
     Command(
@@ -47,13 +51,13 @@ public struct Command: Sendable, Hashable {
       name: "tip", aliases: [], usage: "tip [amount] [P%] [split N] [round]",
       summary: "tip table, or tip and total at P%",
       details: """
-        tip 50              a table: tip and total at each preset percentage (set tips …)
-        tip 50 18%          the tip and the total at 18%
-        tip 42.50+17.25 18% the amount may be any expression; without one, ans is used
-        tip 50 18% split 3  …and each person's share, to the cent
-        tip 50 18% round    round the total up to a whole unit, and show the percentage that gives
+        tip 50               a table: tip and total at each preset percentage (set tips …)
+        tip 50 18%           the tip and the total at 18%
+        tip 42.50+17.25 18%  the amount may be any expression; without one, ans is used
+        tip 50 18% split 3   …and each person's share, to the cent
+        tip 50 18% round     round the total up to a whole unit, and show the percentage that gives
         Money is rounded half away from zero to the cent, once; amount + tip = total as shown.
-        The total (or a share) becomes ans.
+        With a percentage, the total (or the largest share) becomes ans.
         """),
     Command(
       name: "split", aliases: [], usage: "split [amount] N", summary: "divide a bill among N people, to the cent",

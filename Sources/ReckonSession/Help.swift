@@ -3,7 +3,7 @@ import ReckonCore
 /// The text of `help` and `help TOPIC`.
 public enum Help {
   /// Topics beyond command and function names.
-  public static let topics = ["functions", "percent", "numbers", "keys", "variables"]
+  public static let topics = ["functions", "operators", "percent", "numbers", "keys", "variables"]
 
   /// Help for a topic, a command or a function; the overview when `topic` is nil.
   public static func text(for topic: String?) -> [String] {
@@ -13,6 +13,11 @@ public enum Help {
     }
     if let f = Builtins.function(named: topic) { return ["\(f.usage)\n  \(f.summary)"] }
     switch topic {
+    case "pi", "π", "e", "constants":
+      return ["Constants: pi (also π) ≈ 3.141592654 and e ≈ 2.718281828. Results that use them are approximations (≈)."]
+    case "mod", "%", "of", "operators":
+      return [operators]
+    case "ans", "_", "memory": return [variables]
     case "functions":
       let width = Builtins.functions.map(\.usage.count).max() ?? 0
       let lines = Builtins.functions.map { "  " + $0.usage.padding(width) + "  " + $0.summary }
@@ -43,7 +48,7 @@ public enum Help {
       Commands:
       \(commands.joined(separator: "\n"))
 
-      More: help functions, help percent, help numbers, help variables, help keys
+      More: help functions, help operators, help percent, help numbers, help variables, help keys
       """
   }
 
@@ -58,10 +63,25 @@ public enum Help {
     "p% of x" is one factor: 10 / 50% of 80 is 10/40; 20% of 50% of 80 is 8.
     """
 
+  static let operators = """
+    Operators, tightest first:
+      !  %       factorial (5! is 120), percent (15% is 0.15)
+      ^  **      power, right to left: 2^3^2 is 2^9; -2^2 is -4
+      - (sign)   minus: --3 is 3
+      2pi  3(4)  a factor written next to another multiplies it, before * and /: 1/2pi is 1/(2π)
+      of         p% of x is p/100 · x: 15% of 80 is 12
+      * / mod    multiply, divide, remainder (its sign follows the divisor: -7 mod 3 is 2)
+      + -        add, subtract (and a + p% raises a by p percent)
+    Also × ÷ · − as you would write them. help percent has more on %.
+    """
+
   static let numbers = """
     Numbers are exact: 0.1+0.2 is 0.3, 1/3*3 is 1, 2^200 and 100! print every digit.
-    A result that does not end prints 10 significant digits and … (set digits N for more).
-    Irrational results (sqrt(2), ln, sin, anything with pi or e) are approximations, marked ≈.
+    A result that does not end prints 10 significant digits, cut (not rounded), then … to show
+    that more follow; the whole-number part is never cut (set digits N for more or fewer).
+    Irrational results (sqrt(2), ln, sin, anything with pi or e) are approximations, marked ≈:
+    double-precision numbers, so they show at most 15 significant digits, whatever the setting,
+    and range from about 1e-308 to 1.8e308. Rounding one (round, floor, ceil) stays an ≈.
     Write numbers as 42, 3.14, .5, 1e3, 1_000_000. Operators: + - * / ^ ! % mod, and × ÷ −.
     -2^2 is -4 (the power first); 2^3^2 is 2^9; 1/2pi is 1/(2π).
     Results over 100,000 digits are refused rather than computed for ever.

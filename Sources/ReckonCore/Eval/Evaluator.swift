@@ -144,22 +144,26 @@ public struct Evaluator: Sendable {
   }
 
   public func multiply(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    if a == .exact(.zero) || b == .exact(.zero) { return .exact(.zero) }  // 0·π is exactly 0
     if case .exact(let x) = a, case .exact(let y) = b {
-      if x.isZero || y.isZero { return .exact(.zero) }
       try checkBits(x.bitWidth + y.bitWidth, at: span)
       return .exact(x * y)
     }
-    return try approx(a.doubleValue * b.doubleValue, at: span)
+    let product = a.doubleValue * b.doubleValue
+    if product == 0 && !a.isZero && !b.isZero { throw tooSmall(at: span) }
+    return try approx(product, at: span)
   }
 
   public func divide(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
     guard !b.isZero else { throw Diagnostic("division by zero", at: span) }
+    if a == .exact(.zero) { return .exact(.zero) }
     if case .exact(let x) = a, case .exact(let y) = b {
-      if x.isZero { return .exact(.zero) }
       try checkBits(x.bitWidth + y.bitWidth, at: span)
       return .exact(x / y)
     }
-    return try approx(a.doubleValue / b.doubleValue, at: span)
+    let quotient = a.doubleValue / b.doubleValue
+    if quotient == 0 && !a.isZero { throw tooSmall(at: span) }
+    return try approx(quotient, at: span)
   }
 
   func power(_ base: Value, _ exponent: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
@@ -192,7 +196,9 @@ public struct Evaluator: Sendable {
     if x < 0 && y != y.rounded() {
       throw Diagnostic("not a real number: a negative number to a fractional power", at: span)
     }
-    return try approx(Glibc.pow(x, y), at: span)
+    let result = Glibc.pow(x, y)
+    if result == 0 && x != 0 { throw tooSmall(at: span) }
+    return try approx(result, at: span)
   }
 
   /// `b^e` for an integer `e`, refusing results over the size limit before computing them.
@@ -251,12 +257,27 @@ public struct Evaluator: Sendable {
 
   func approx(_ d: Double, at span: SourceSpan) throws(Diagnostic) -> Value {
     if d.isNaN { throw Diagnostic("not a real number", at: span) }
-    if d.isInfinite { throw Diagnostic("the result is too large to approximate", at: span) }
+    if d.isInfinite {
+      throw Diagnostic(
+        "the result is too large to approximate (beyond about 1.8e308)", at: span,
+        hint: "approximations are double-precision numbers; exact results may have 100,000 digits")
+    }
     return .approx(d)
   }
 
+  /// Refuses an operation whose operands together are over the limit, before doing it.
   func checkBits(_ bits: Int, at span: SourceSpan) throws(Diagnostic) {
-    if bits > Evaluator.maxBits + 64 { throw tooLarge(at: span) }
+    if bits > Evaluator.maxBits + 64 {
+      throw Diagnostic(
+        "this calculation would need more than \(Evaluator.maxDigits.grouped) digits", at: span,
+        hint: "Reckon keeps every digit exact, up to \(Evaluator.maxDigits.grouped) digits")
+    }
+  }
+
+  func tooSmall(at span: SourceSpan) -> Diagnostic {
+    Diagnostic(
+      "the result is too small to approximate (below about 1e-308)", at: span,
+      hint: "approximations are double-precision numbers")
   }
 
   func checkSize(_ r: Rational, at span: SourceSpan) throws(Diagnostic) {

@@ -21,10 +21,13 @@ enum Functions {
       }
       guard case .exact(let r) = x else { return try evaluator.approx(Glibc.sqrt(x.doubleValue), at: nameSpan) }
       if let root = r.exactRoot(2) { return .exact(root) }
-      // Halve the binary exponent first, so values beyond a Double's range still work.
-      let shift = (r.numerator.magnitude.bitWidth - r.denominator.magnitude.bitWidth) / 2 * 2
-      let scaled = shift >= 0 ? r / Rational(BigInt(1) << shift) : r * Rational(BigInt(1) << -shift)
-      return try evaluator.approx(Glibc.scalbn(Glibc.sqrt(scaled.doubleValue), shift / 2), at: nameSpan)
+      // Halve the binary exponent separately, so values beyond a Double's range still work.
+      var (m, e) = r.binaryParts
+      if e % 2 != 0 {
+        m *= 2
+        e -= 1
+      }
+      return try evaluator.approx(Glibc.scalbn(Glibc.sqrt(m), e / 2), at: nameSpan)
     case "abs":
       switch x {
       case .exact(let r): return .exact(r.magnitude)
@@ -40,11 +43,15 @@ enum Functions {
         }
         places = n
       }
-      return .exact(try exactValue(x, at: xSpan).rounded(places: places))
+      // Rounding an approximation gives an approximation: its digits are no better than before.
+      let rounded = try exactValue(x, at: xSpan).rounded(places: places)
+      return x.isExact ? .exact(rounded) : .approx(rounded.doubleValue)
     case "floor":
-      return .exact(try exactValue(x, at: xSpan).floor)
+      let floor = try exactValue(x, at: xSpan).floor
+      return x.isExact ? .exact(floor) : .approx(floor.doubleValue)
     case "ceil":
-      return .exact(try exactValue(x, at: xSpan).ceiling)
+      let ceiling = try exactValue(x, at: xSpan).ceiling
+      return x.isExact ? .exact(ceiling) : .approx(ceiling.doubleValue)
     case "min", "max":
       var best = x
       for v in values.dropFirst() {
@@ -72,16 +79,18 @@ enum Functions {
       return try evaluator.approx(estimate, at: nameSpan)
     case "exp":
       if x.isZero { return .exact(.one) }
-      return try evaluator.approx(Glibc.exp(x.doubleValue), at: nameSpan)
+      let result = Glibc.exp(try finite(x, name, at: xSpan))
+      if result == 0 { throw evaluator.tooSmall(at: nameSpan) }
+      return try evaluator.approx(result, at: nameSpan)
     case "sin":
       if x.isZero { return .exact(.zero) }
-      return try evaluator.approx(Glibc.sin(x.doubleValue), at: nameSpan)
+      return try evaluator.approx(Glibc.sin(finite(x, name, at: xSpan)), at: nameSpan)
     case "cos":
       if x.isZero { return .exact(.one) }
-      return try evaluator.approx(Glibc.cos(x.doubleValue), at: nameSpan)
+      return try evaluator.approx(Glibc.cos(finite(x, name, at: xSpan)), at: nameSpan)
     case "tan":
       if x.isZero { return .exact(.zero) }
-      return try evaluator.approx(Glibc.tan(x.doubleValue), at: nameSpan)
+      return try evaluator.approx(Glibc.tan(finite(x, name, at: xSpan)), at: nameSpan)
     default:
       throw Diagnostic("unknown function '\(name)'", at: nameSpan)
     }
@@ -127,10 +136,19 @@ enum Functions {
     switch v {
     case .approx(let d): return Glibc.log(d)
     case .exact(let r):
-      let shift = r.numerator.magnitude.bitWidth - r.denominator.magnitude.bitWidth
-      if Swift.abs(shift) < 1000 { return Glibc.log(r.doubleValue) }
-      let scaled = shift > 0 ? r / Rational(BigInt(1) << shift) : r * Rational(BigInt(1) << -shift)
-      return Glibc.log(scaled.doubleValue) + Double(shift) * M_LN2
+      let (m, e) = r.binaryParts
+      return Glibc.log(m) + Double(e) * M_LN2
     }
+  }
+
+  /// The argument as a Double, or an error when it is beyond a Double's range.
+  static func finite(_ v: Value, _ name: String, at span: SourceSpan) throws(Diagnostic) -> Double {
+    let d = v.doubleValue
+    guard d.isFinite else {
+      throw Diagnostic(
+        "the argument of \(name) is too large to approximate (beyond about 1.8e308)", at: span,
+        hint: "approximations are double-precision numbers")
+    }
+    return d
   }
 }

@@ -2,6 +2,8 @@
 public enum Suggestions {
   /// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
   public static func closest(to name: String, in candidates: [String]) -> String? {
+    // A difference of case only is always worth pointing out (SQRT, PI).
+    if let same = candidates.first(where: { $0 != name && $0.lowercased() == name.lowercased() }) { return same }
     // One- and two-letter names are too short to guess at.
     guard name.count >= 3 else { return nil }
     let limit = name.count <= 4 ? 1 : 2

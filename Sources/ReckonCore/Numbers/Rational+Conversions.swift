@@ -34,6 +34,17 @@ extension Rational {
     return approx * pow2(-k)
   }
 
+  /// The value as `m · 2^e` with `m` a Double near 1, for values far beyond a Double's range:
+  /// only the top 64 bits of numerator and denominator are used, so it is fast at any size.
+  public var binaryParts: (mantissa: Double, exponent: Int) {
+    let n = numerator.magnitude
+    let d = denominator.magnitude
+    let sn = Swift.max(0, n.bitWidth - 64)
+    let sd = Swift.max(0, d.bitWidth - 64)
+    let m = Double(n >> sn) / Double(d >> sd)
+    return (isNegative ? -m : m, sn - sd)
+  }
+
   private func pow2(_ e: Int) -> Double {
     // Split the scaling so intermediate steps neither overflow nor flush to zero early.
     var result = 1.0

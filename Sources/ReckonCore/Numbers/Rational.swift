@@ -89,6 +89,10 @@ public struct Rational: Sendable, Hashable {
     if a.isZero { return b }
     if b.isZero { return a }
     if a == 1 || b == 1 { return 1 }
+    // A power of two shares only twos: gcd(a, 2^k) = 2^min(k, trailing zeros of a).
+    for (p, other) in [(a, b), (b, a)] where p.trailingZeroBitCount == p.bitWidth - 1 {
+      return BigUInt(1) << Swift.min(p.bitWidth - 1, other.trailingZeroBitCount)
+    }
     let (big, small) = a.words.count >= b.words.count ? (a, b) : (b, a)
     if small.words.count == 1 {
       let w = UInt64(small.words[0])

@@ -74,7 +74,13 @@ public struct Lexer {
       case "(": kind = .leftParen
       case ")": kind = .rightParen
       case ",": kind = .comma
-      case "=": kind = .equals
+      case "=":
+        if position < scalars.count && scalars[position] == "=" {
+          throw Diagnostic(
+            "comparisons (==) are not supported", at: SourceSpan(start, position + 1),
+            hint: "Reckon calculates; to set a variable, write name = value")
+        }
+        kind = .equals
       case "\u{FFFD}":
         throw Diagnostic("invalid UTF-8 in the input", at: SourceSpan(start, position))
       default:
@@ -153,6 +159,11 @@ public struct Lexer {
         position = p
       }
     }
+    if position < scalars.count && scalars[position] == "_" {
+      throw Diagnostic(
+        "a digit separator '_' must stand between two digits", at: SourceSpan(position, position + 1),
+        hint: "write 1_000_000")
+    }
     if digitCount <= 18 { return Lexer.literal(small, shift: exponent - fractionDigits) }
     return Lexer.literal(digits: mantissa, shift: exponent - fractionDigits)
   }
@@ -187,7 +198,8 @@ public struct Lexer {
   static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
 
   static func isSpace(_ c: Unicode.Scalar) -> Bool {
-    c == " " || c == "\t" || c == "\r" || c == "\n" || (c.value > 127 && c.properties.isWhitespace)
+    c == " " || c == "\t" || c == "\r" || c == "\n"
+      || (c.value > 127 && (c.properties.isWhitespace || c == "\u{FEFF}"))  // a byte-order mark counts as space
   }
 
   static func isNameStart(_ c: Unicode.Scalar) -> Bool {

@@ -87,6 +87,12 @@ public struct Parser {
     case .rightParen:
       throw Diagnostic("unmatched ')'", at: t.span, hint: "there is no '(' for this ')' to close")
     case .number:
+      if index > 0, tokens[index - 1].kind == .name, let f = Builtins.function(named: list.text(of: tokens[index - 1]))
+      {
+        throw Diagnostic(
+          "\(f.name) needs parentheses: write \(f.name)(\(list.text(of: t)))", at: t.span,
+          hint: "usage: \(f.usage)")
+      }
       if index > 0 && tokens[index - 1].kind == .percent {
         throw Diagnostic(
           "missing operator before this number (% means percent; for a remainder write mod)", at: t.span,

@@ -84,23 +84,12 @@ public struct TokenList: Sendable {
     return scalars[token.span.start..<token.span.end].elementsEqual(word.unicodeScalars)
   }
 
-  /// How a token reads in an error message.
+  /// How a token reads in an error message: as typed (a `×` stays a `×`).
   public func describe(_ token: Token) -> String {
     switch token.kind {
     case .number: "a number"
-    case .name, .mod, .of: "'\(text(of: token))'"
-    case .plus: "'+'"
-    case .minus: "'-'"
-    case .star: "'*'"
-    case .slash: "'/'"
-    case .caret: "'^'"
-    case .percent: "'%'"
-    case .bang: "'!'"
-    case .leftParen: "'('"
-    case .rightParen: "')'"
-    case .comma: "','"
-    case .equals: "'='"
     case .end: "the end of the line"
+    default: "'\(text(of: token))'"
     }
   }
 }

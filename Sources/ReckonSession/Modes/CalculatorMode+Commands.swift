@@ -5,7 +5,14 @@ extension CalculatorMode {
   /// Runs a calculator command; its arguments start at scalar offset `argumentStart`.
   func run(_ command: Command, line: String, argumentStart: Int, in state: inout SessionState) -> Reply {
     let arguments = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(argumentStart)))
-    let words = arguments.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let words = arguments.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    if !command.takesArguments, let extra = words.first {
+      let offset = argumentStart + arguments.unicodeScalars.prefix { $0 == " " || $0 == "\t" }.count
+      let d = Diagnostic(
+        "'\(command.name)' takes nothing after it", at: SourceSpan(offset, offset + extra.unicodeScalars.count),
+        hint: "usage: \(command.usage)")
+      return .error(d, line)
+    }
     do {
       switch command.name {
       case "help":
@@ -100,11 +107,17 @@ extension CalculatorMode {
   func vars(_ state: SessionState) -> Reply {
     let f = state.formatter
     var rows: [[String]] = [["name", "value"]]
-    for name in state.environment.variables.keys.sorted() {
-      rows.append([name, f.format(state.environment.variables[name]!)])
+    // A 100,000-digit value would swamp the table: show its start and its size.
+    func shown(_ value: Value) -> String {
+      let text = f.format(value)
+      guard text.count > 40 else { return text }
+      return String(text.prefix(30)) + "… (\(text.filter(\.isNumber).count) digits)"
     }
-    if let answer = state.environment.answer { rows.append(["ans", f.format(answer)]) }
-    if let memory = state.memory { rows.append(["memory", f.format(memory)]) }
+    for name in state.environment.variables.keys.sorted() {
+      rows.append([name, shown(state.environment.variables[name]!)])
+    }
+    if let answer = state.environment.answer { rows.append(["ans", shown(answer)]) }
+    if let memory = state.memory { rows.append(["memory", shown(memory)]) }
     if rows.count == 1 { return Reply([.note("No variables yet. Set one with: x = 3*4")]) }
     return Reply([.table(rows)])
   }
@@ -161,15 +174,18 @@ extension CalculatorMode {
     var tokens = list.tokens.dropLast()  // .end
     var ways: Int?
     var roundUp = false
+    var optionSpan: SourceSpan?
     // Options come last, in any order: "split N", "round".
     while let last = tokens.last {
       if list.isName(last, "round") {
         roundUp = true
+        optionSpan = last.span
         tokens.removeLast()
       } else if list.isName(last, "split") {
         throw Diagnostic("split needs the number of people", at: last.span, hint: "for example: tip 50 18% split 3")
       } else if tokens.count >= 2, list.isName(tokens[tokens.endIndex - 2], "split") {
         ways = try count(last, in: list, what: "the number of people", range: 1...1_000_000)
+        optionSpan = tokens[tokens.endIndex - 2].span
         tokens.removeLast(2)
       } else {
         break
@@ -183,6 +199,7 @@ extension CalculatorMode {
       percent = p
       tokens.removeLast(2)
     }
+    try CalculatorMode.checkTipAmount(tokens, in: list, hasPercent: percent != nil)
     let end = Token(.end, SourceSpan(tokens.last?.span.end ?? offset, tokens.last?.span.end ?? offset))
     let amountValue = try operand(list.with(tokens + [end]), orAnswerFor: "tip", at: offset, in: state)
     let amount = try exactAmount(amountValue, at: end.span)
@@ -191,8 +208,9 @@ extension CalculatorMode {
         "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
     }
     guard let percent else {
-      if roundUp || ways != nil {
-        throw Diagnostic("give a percentage for round or split", at: end.span, hint: "for example: tip 50 18% split 3")
+      if let optionSpan {
+        throw Diagnostic(
+          "round and split need a tip percentage before them", at: optionSpan, hint: "for example: tip 50 18% split 3")
       }
       var rows = [["%", "tip", "total"]]
       for p in state.settings.tipPresets {
@@ -205,7 +223,7 @@ extension CalculatorMode {
     }
     var tip = Tip(amount: amount, percent: percent)
     var text = "tip \(Money.format(cents: tip.tipCents))  total \(Money.format(cents: tip.totalCents))"
-    if roundUp {
+    if roundUp && tip.roundedUp.totalCents != tip.totalCents {
       tip = tip.roundedUp
       let effective = NumberFormatter(digits: 3).format(tip.percent.rounded(places: 2))
       text =
@@ -218,6 +236,29 @@ extension CalculatorMode {
       text += "  split \(ways) ways: \(split.description)"
     }
     return Reply([.result(text)])
+  }
+
+  /// Catches the tip lines whose amount would otherwise swallow a misplaced percentage or
+  /// word, so the error names the real mistake.
+  static func checkTipAmount(_ tokens: ArraySlice<Token>, in list: TokenList, hasPercent: Bool) throws(Diagnostic) {
+    let usage = "tip [amount] [P%] [split N] [round], for example: tip 50 18% split 3"
+    if let percentSign = tokens.first(where: { $0.kind == .percent }) {
+      let index = tokens.firstIndex(where: { $0.kind == .percent })!
+      if index > tokens.startIndex, list.number(of: tokens[index - 1]) != nil, index + 1 < tokens.endIndex,
+        [.name, .number].contains(tokens[index + 1].kind)
+      {
+        // "tip 50 18% foo": something that is not an option follows the percentage.
+        let extra = tokens[index + 1]
+        throw Diagnostic("unexpected \(list.describe(extra)) after the tip percentage", at: extra.span, hint: usage)
+      }
+      throw Diagnostic(
+        "write the tip percentage as a plain number after the amount", at: percentSign.span,
+        hint: "for example: tip 50 18%")
+    }
+    if hasPercent, let last = tokens.last, [.plus, .minus, .star, .slash, .caret].contains(last.kind) {
+      throw Diagnostic(
+        "a tip percentage must be a plain number, like 18%", at: last.span, hint: usage)
+    }
   }
 
   func split(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
