@@ -28,7 +28,12 @@ let package = Package(
     // The thin executable: flags, tty detection, the loop, rendering.
     .executableTarget(
       name: "reckon",
-      dependencies: ["ReckonSession", "LineEditor"]
+      dependencies: ["ReckonSession", "LineEditor"],
+      // Release builds are position-dependent: a PIE spends a quarter of its start-up
+      // applying ~70,000 relocations (perf: _dl_relocate_object and its page faults).
+      linkerSettings: [
+        .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))
+      ]
     ),
     .testTarget(
       name: "ReckonCoreTests",

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where Reckon keeps its files. `--data-dir` or `RECKON_HOME` puts all of them in one folder;
 /// otherwise they follow the XDG base directories.
@@ -13,7 +13,7 @@ struct DataPaths {
       database = dir + "/reckon.sqlite"
       return
     }
-    let home = value("HOME") ?? NSHomeDirectory()
+    let home = value("HOME") ?? getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/tmp"
     let state = value("XDG_STATE_HOME") ?? home + "/.local/state"
     let data = value("XDG_DATA_HOME") ?? home + "/.local/share"
     history = state + "/reckon/history"

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Reads lines from a file descriptor in 64 KiB chunks: far cheaper per line than
 /// `readLine()` for large batches. Strips "\n" and "\r\n"; invalid UTF-8 becomes U+FFFD,
@@ -39,7 +39,7 @@ struct LineReader {
     buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
     var n: Int
     repeat {
-      n = buffer[old...].withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+      n = buffer[old...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
     } while n < 0 && errno == EINTR
     buffer.removeSubrange((old + max(n, 0))...)
     if n <= 0 { atEnd = true }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import ReckonSession
 
 /// The entry point: flags, then the loop that fits how Reckon was started.

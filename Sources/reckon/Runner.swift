@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import LineEditor
 import ReckonCore
 import ReckonSession
@@ -35,8 +35,9 @@ struct Runner {
         continue
       }
       let fd = open(file, O_RDONLY)
-      var isDirectory: ObjCBool = false
-      if fd < 0 || (FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) && isDirectory.boolValue) {
+      var info = stat()
+      let isDirectory = fd >= 0 && fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+      if fd < 0 || isDirectory {
         let why = fd < 0 ? String(cString: strerror(errno)).lowercased() : "it is a directory"
         if fd >= 0 { close(fd) }
         out.flush()  // keep the error in its place among the results

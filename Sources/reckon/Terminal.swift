@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// What the process is connected to, decided once at start-up.
 struct Terminal {
@@ -56,7 +56,7 @@ struct OutputStream {
   mutating func flush() {
     var offset = 0
     while offset < buffer.count {
-      let n = buffer[offset...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+      let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
         if failure == nil { failure = String(cString: strerror(errno)) }
