@@ -447,17 +447,7 @@ class Generator:
             if child.kind == "fact" and rng.random() < 0.5:
                 child = self.int_leaf(3)
 
-        def fact(v):
-            if v.denominator != 1 or v < 0:
-                raise EvalError("factorial needs a whole number >= 0")
-            if v > 400:
-                raise Reject("too large")
-            out = 1
-            for k in range(2, int(v) + 1):
-                out *= k
-            return Fraction(out)
-
-        return self.checked("fact", POSTFIX, [child], fact)
+        return self.checked("fact", POSTFIX, [child], factorial_of)
 
     def implicit(self, depth):
         rng = self.rng
