@@ -63,21 +63,16 @@ public struct Session: Sendable {
   /// Completions for the word that ends `textBeforeCursor`: commands (as a first word),
   /// functions, constants, variables.
   public func completions(for textBeforeCursor: String) -> [String] {
+    // The word is the trailing run of name characters, with a final + or - kept for m+ / m-.
     let scalars = Array(textBeforeCursor.unicodeScalars)
+    let isNameCharacter = { (c: Unicode.Scalar) in c == "_" || c.properties.isAlphabetic || ("0"..."9").contains(c) }
     var start = scalars.count
-    while start > 0 {
-      let c = scalars[start - 1]
-      let isWord = c == "_" || c == "+" || c == "-" || c.properties.isAlphabetic || ("0"..."9").contains(c)
-      if !isWord { break }
-      start -= 1
-    }
-    // "m+" is a word only at the start; elsewhere "+" and "-" are operators.
-    var word = String(String.UnicodeScalarView(scalars[start...]))
+    if let last = scalars.last, last == "+" || last == "-" { start -= 1 }
+    while start > 0 && isNameCharacter(scalars[start - 1]) { start -= 1 }
+    if start == scalars.count - 1 && (scalars.last == "+" || scalars.last == "-") { start = scalars.count }
+    let word = String(String.UnicodeScalarView(scalars[start...]))
     let before = String(String.UnicodeScalarView(scalars[..<start]))
     let isFirstWord = before.allSatisfy { $0 == " " || $0 == "\t" }
-    if !isFirstWord, let cut = word.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-      word = String(word[word.index(after: cut)...])
-    }
     var candidates = mode.completionWords(isFirstWord: isFirstWord, before: before)
     if candidates.isEmpty || isFirstWord {
       // Functions complete with their "(", ready for the argument.

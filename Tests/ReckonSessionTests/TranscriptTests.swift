@@ -19,3 +19,26 @@ import Testing
     #expect(Transcript.names.count >= 5)
   }
 }
+
+/// Tab completion: the candidates come from the session, for the word before the cursor.
+@Suite struct CompletionTests {
+  @Test(arguments: [
+    ("sq", ["sqrt("]),
+    ("2+sq", ["sqrt("]),
+    ("(1+si", ["sin("]),
+    ("m", ["m+", "m-", "max(", "mc", "min(", "mr"]),
+    ("m+", ["m+"]),
+    ("help t", ["tan", "tip"]),
+    ("set d", ["digits"]),
+    ("pri", ["price"]),
+    ("2*pr", ["price"]),
+    ("tip pr", ["price"]),
+    ("qu", ["quit"]),
+    ("2 + qu", []),
+  ])
+  func completes(_ text: String, _ expected: [String]) {
+    var session = testSession()
+    _ = session.handle("price = 12")
+    #expect(session.completions(for: text) == expected, "\(text)")
+  }
+}
