@@ -88,6 +88,18 @@ import Testing
     }
   }
 
+  /// The fast integer square root agrees with the definition: r² ≤ n < (r+1)².
+  @Test func integerSquareRootIsExact() {
+    var rng = Generator(state: 5)
+    for _ in 0..<300 {
+      let words = Int.random(in: 1...40, using: &rng)
+      let n = BigUInt(words: (0..<words).map { _ in UInt(rng.next()) })
+      let r = Rational.squareRoot(n)
+      #expect(r * r <= n && (r + 1) * (r + 1) > n, "\(n)")
+      #expect(Rational.squareRoot(n * n) == n)
+    }
+  }
+
   /// Rounding to cents is half away from zero, exactly.
   @Test(arguments: [
     ("0.005", "0.01"), ("0.015", "0.02"), ("0.025", "0.03"), ("-0.005", "-0.01"), ("2.675", "2.68"),

@@ -75,6 +75,22 @@ extension Rational {
     return Rational(numerator: BigInt(num), denominator: BigInt(den))
   }
 
+  /// ⌊√n⌋, recursively: the root of the top half of the bits gives a start good to half the
+  /// precision, and one or two Newton steps finish it. BigInt's own Newton starts from a power
+  /// of two and needs a full-size division per bit of precision gained at first (2 s for a
+  /// 100,000-digit square).
+  static func squareRoot(_ n: BigUInt) -> BigUInt {
+    if n.bitWidth <= 128 { return n.squareRoot() }
+    let k = n.bitWidth / 4
+    // ⌊√(n / 4^k)⌋ + 1, scaled back, is at least √n: Newton then only comes down.
+    var x = (squareRoot(n >> (2 * k)) + 1) << k
+    while true {
+      let y = (x + n / x) >> 1
+      if y >= x { return x }
+      x = y
+    }
+  }
+
   /// Whether `r` is a square modulo `m` (small m: a direct search).
   static func isSquare(_ r: UInt64, modulo m: UInt64) -> Bool {
     (0..<m).contains { $0 * $0 % m == r }
@@ -98,7 +114,7 @@ extension Rational {
       guard (0x0202_0212_0203_0213 as UInt64) >> low & 1 == 1 else { return nil }
       let m = UInt64((x % 45045).words.first ?? 0)
       for modulus: UInt64 in [63, 65, 11] where !isSquare(m % modulus, modulo: modulus) { return nil }
-      let r = x.squareRoot()
+      let r = Rational.squareRoot(x)
       return r * r == x ? r : nil
     }
     // Newton's method from an overestimate converges down to ⌊x^(1/n)⌋.
