@@ -16,12 +16,13 @@ public struct Command: Sendable, Hashable {
     Command(
       name: "help", aliases: ["?"], usage: "help [topic]", summary: "this list, or help on a command or topic",
       details: """
-        Topics: any command or function name, and: functions, percent, numbers, variables, keys.
+        Topics: a command or function name, or: functions, operators, percent,
+        numbers, variables, keys.
         Examples: help tip, help functions, help percent
         """),
     Command(
       name: "vars", aliases: [], usage: "vars", summary: "list your variables, ans and memory",
-      details: "Shows every variable you have set, the last result (ans) and the memory register."),
+      details: "Shows the variables you have set, the last result (ans) and the memory."),
     Command(
       name: "clear", aliases: [], usage: "clear", summary: "clear the screen (keeps everything)",
       details: "Clears the terminal. Variables, ans, memory and settings stay as they are."),
@@ -30,7 +31,7 @@ public struct Command: Sendable, Hashable {
       details: "Forgets every variable, the last result and the memory register. Settings stay."),
     Command(
       name: "m+", aliases: [], usage: "m+ [expr]", summary: "add ans (or expr) to memory",
-      details: "Adds the last result, or the value of expr, to the memory register, like M+ on a pocket calculator."),
+      details: "Adds the last result, or the value of expr, to the memory (M+)."),
     Command(
       name: "m-", aliases: [], usage: "m- [expr]", summary: "subtract ans (or expr) from memory",
       details: "Subtracts the last result, or the value of expr, from the memory register."),
@@ -44,25 +45,26 @@ public struct Command: Sendable, Hashable {
       name: "set", aliases: [], usage: "set digits N | set tips P…", summary: "change a setting",
       details: """
         set            show the settings
-        set digits N   significant digits for results that do not end (1 to 1000; default 10)
-        set tips P…    the percentages 'tip AMOUNT' shows (1 to 8 of them; default 10 15 18 20)
+        set digits N   digits for results that do not end (1 to 1000; default 10)
+        set tips P…    the percentages of a tip table (1 to 8; default 10 15 18 20)
         """),
     Command(
       name: "tip", aliases: [], usage: "tip [amount] [P%] [split N] [round]",
       summary: "tip table, or tip and total at P%",
       details: """
-        tip 50               a table: tip and total at each preset percentage (set tips …)
+        tip 50               a table: tip and total at each preset percentage
         tip 50 18%           the tip and the total at 18%
-        tip 42.50+17.25 18%  the amount may be any expression; without one, ans is used
+        tip 42.50+17.25 18%  any expression as the amount; without one, ans
         tip 50 18% split 3   …and each person's share, to the cent
-        tip 50 18% round     round the total up to a whole unit, and show the percentage that gives
-        Money is rounded half away from zero to the cent, once; amount + tip = total as shown.
+        tip 50 18% round     round the total up to a whole unit (and say the %)
+        Money is rounded half away from zero to the cent, once: amount + tip =
+        total as shown.
         With a percentage, the total (or the largest share) becomes ans.
         """),
     Command(
       name: "split", aliases: [], usage: "split [amount] N", summary: "divide a bill among N people, to the cent",
       details: """
-        split 100 3   two pay 33.33, one pays 33.34: the shares always add up to the amount
+        split 100 3   two pay 33.33, one pays 33.34: shares add up to the amount
         split 4       splits ans four ways
         The largest share becomes ans.
         """),

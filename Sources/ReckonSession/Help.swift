@@ -14,7 +14,9 @@ public enum Help {
     if let f = Builtins.function(named: topic) { return ["\(f.usage)\n  \(f.summary)"] }
     switch topic {
     case "pi", "π", "e", "constants":
-      return ["Constants: pi (also π) ≈ 3.141592654 and e ≈ 2.718281828. Results that use them are approximations (≈)."]
+      return [
+        "Constants: pi (also π) ≈ 3.141592654 and e ≈ 2.718281828.\nResults that use them are approximations (≈)."
+      ]
     case "mod", "%", "of", "operators":
       return [operators]
     case "ans", "_", "memory": return [variables]
@@ -41,14 +43,15 @@ public enum Help {
     let width = Command.all.map(\.usage.count).max() ?? 0
     let commands = Command.all.map { "  " + $0.usage.padding(width) + "  " + $0.summary }
     return """
-      Type an expression and press Enter: 2+3*4, 2^100, 1/3, sqrt(2), 15% of 80, 3(4+5)
-      Variables: x = 3*4, then x/2. ans (or _) is the last result; a line that starts with
-      an operator continues from it: * 2, / 3, - 5 (with a space; -5 is minus five).
+      Type an expression and press Enter: 2+3*4, 2^100, 1/3, sqrt(2), 15% of 80.
+      Variables: x = 3*4, then x/2. ans (or _) is the last result; a line that
+      starts with an operator continues from it: * 2, / 3, - 5 (with a space;
+      -5 is minus five).
 
       Commands:
       \(commands.joined(separator: "\n"))
 
-      More: help functions, help operators, help percent, help numbers, help variables, help keys
+      More: help functions, operators, percent, numbers, variables, keys
       """
   }
 
@@ -68,22 +71,23 @@ public enum Help {
       !  %       factorial (5! is 120), percent (15% is 0.15)
       ^  **      power, right to left: 2^3^2 is 2^9; -2^2 is -4
       - (sign)   minus: --3 is 3
-      2pi  3(4)  a factor written next to another multiplies it, before * and /: 1/2pi is 1/(2π)
+      2pi  3(4)  side by side multiplies, before * and /: 1/2pi is 1/(2π)
       of         p% of x is p/100 · x: 15% of 80 is 12
-      * / mod    multiply, divide, remainder (its sign follows the divisor: -7 mod 3 is 2)
+      * / mod    multiply, divide, remainder (sign of the divisor: -7 mod 3 is 2)
       + -        add, subtract (and a + p% raises a by p percent)
     Also × ÷ · − as you would write them. help percent has more on %.
     """
 
   static let numbers = """
-    Numbers are exact: 0.1+0.2 is 0.3, 1/3*3 is 1, 2^200 and 100! print every digit.
-    A result that does not end prints 10 significant digits, cut (not rounded), then … to show
-    that more follow; the whole-number part is never cut (set digits N for more or fewer).
-    Irrational results (sqrt(2), ln, sin, anything with pi or e) are approximations, marked ≈:
-    double-precision numbers, so they show at most 15 significant digits, whatever the setting,
-    and range from about 1e-308 to 1.8e308. Rounding one (round, floor, ceil) stays an ≈.
-    Write numbers as 42, 3.14, .5, 1e3, 1_000_000. Operators: + - * / ^ ! % mod, and × ÷ −.
-    -2^2 is -4 (the power first); 2^3^2 is 2^9; 1/2pi is 1/(2π).
+    Numbers are exact: 0.1+0.2 is 0.3, 1/3*3 is 1, and 2^200 and 100! print
+    every digit. A result that does not end prints 10 significant digits, cut
+    (not rounded), then … to show that more follow; the whole-number part is
+    never cut. set digits N asks for more or fewer.
+    Irrational results (sqrt(2), ln, sin, anything with pi or e) are
+    approximations, marked ≈. They are double-precision numbers: at most 15
+    significant digits whatever the setting, from about 1e-308 to 1.8e308.
+    Rounding one (round, floor, ceil) leaves it an approximation.
+    Write numbers as 42, 3.14, .5, 1e3, 1_000_000. help operators has the rest.
     Results over 100,000 digits are refused rather than computed for ever.
     """
 
@@ -92,7 +96,8 @@ public enum Help {
       Up / Down     previous / next line from history
       Ctrl-R        search history backwards
       Tab           complete a command, function, constant or variable name
-      Ctrl-A / E    start / end of line;  Ctrl-K  delete to end;  Ctrl-U  delete line
+      Ctrl-A / E    start / end of line
+      Ctrl-K / U    delete to the end / the whole line
       Ctrl-C        abandon the line being typed (keeps everything else)
       Ctrl-D        leave, on an empty line
     """
@@ -101,7 +106,8 @@ public enum Help {
     Variables: name = expression, for example price = 42.50, then price * 3.
     Names start with a letter or _ and may hold letters, digits and _.
     ans (or _) is always the last result. vars lists them; reset forgets them.
-    Memory, as on a pocket calculator: m+ adds ans (or a value), m- subtracts, mr recalls, mc clears.
+    Memory, as on a pocket calculator: m+ adds ans (or a value), m- subtracts,
+    mr recalls, mc clears.
     """
 }
 

@@ -7,6 +7,8 @@ struct Renderer {
   var errorColour: Bool
   /// Interactive: errors show the caret under the line just typed, after the prompt.
   var interactive: Bool
+  /// The terminal's width, to wrap long notes (help) at; nil: no wrapping.
+  var width: Int? = nil
 
   enum Style: String {
     case error = "31"
@@ -29,7 +31,13 @@ struct Renderer {
       case .result(let text):
         out.line(text)
       case .note(let text):
-        out.line(text)
+        if interactive, let width {
+          for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            for piece in Renderer.wrap(String(line), width: width) { out.line(piece) }
+          }
+        } else {
+          out.line(text)
+        }
       case .table(let rows):
         for line in Renderer.layout(rows, colour: colour) { out.line(line) }
       case .warning(let text):
@@ -49,6 +57,39 @@ struct Renderer {
         }
       }
     }
+  }
+
+  /// A line cut at spaces to fit `width`. Continuation lines hang under the second column
+  /// of a two-column line ("  tip 50   a table: …"), or under the line's own indentation.
+  static func wrap(_ line: String, width: Int) -> [String] {
+    let characters = Array(line)
+    guard characters.count > width, width >= 20 else { return [line] }
+    let indent = characters.prefix { $0 == " " }.count
+    var hang = indent
+    if let gap = line.range(of: "  ", range: line.index(line.startIndex, offsetBy: indent)..<line.endIndex) {
+      let column = line.distance(from: line.startIndex, to: gap.upperBound)
+      let text = characters[column...].prefix { $0 == " " }.count + column
+      if text < width / 2 { hang = text }
+    }
+    var lines: [String] = []
+    var rest = characters[...]
+    var first = true
+    while !rest.isEmpty {
+      let lead = first ? 0 : hang
+      let room = width - lead
+      if rest.count <= room {
+        lines.append(String(repeating: " ", count: lead) + String(rest))
+        break
+      }
+      let window = rest.prefix(room + 1)
+      let cut =
+        window.lastIndex(of: " ").flatMap { $0 > rest.startIndex + (first ? indent : 0) ? $0 : nil }
+        ?? rest.startIndex + room
+      lines.append(String(repeating: " ", count: lead) + String(rest[..<cut]))
+      rest = rest[cut...].drop { $0 == " " }
+      first = false
+    }
+    return lines
   }
 
   /// A single number (possibly ≈, negative, a percentage or with …): aligned right.

@@ -105,7 +105,7 @@ struct Runner {
     let box = SessionBox(session)
     let editor = LineEditor(programName: "reckon", historyFile: historyFile)
     editor.completer = { text in box.session.completions(for: text) }
-    let renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: true)
+    var renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: true)
     for warning in editor.warnings {
       renderer.render(Reply([.warning(warning)]), prompt: "", location: "", out: &out, err: &err)
     }
@@ -120,6 +120,7 @@ struct Runner {
       case .line(let line):
         if !line.allSatisfy(\.isWhitespace) { editor.addHistory(line) }
         let reply = box.session.handle(line)
+        renderer.width = terminal.columns  // read each time: the window may have been resized
         renderer.render(reply, prompt: prompt, location: "", out: &out, err: &err)
         out.flush()
         err.flush()
