@@ -105,6 +105,29 @@ import Testing
     #expect(try terminal.waitForExit() == .exited(0))
   }
 
+  /// On a narrow terminal, help wraps at spaces to the terminal's width, and results and
+  /// errors still come out whole.
+  @Test func helpWrapsToANarrowTerminal() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    let terminal = try PseudoTerminal(
+      executable: try Self.reckonPath(),
+      environment: ["RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"],
+      columns: 40)
+    defer { terminal.close() }
+    typealias Key = PseudoTerminal.Key
+    try terminal.expect("reckon> ")
+    try terminal.send("help tip" + Key.enter)
+    let help = Self.lines(try terminal.expect("reckon> "))
+    #expect(help.count > 10)
+    #expect(help.allSatisfy { $0.count <= 40 }, "\(help.filter { $0.count > 40 })")
+    #expect(help.contains { $0.hasPrefix("tip 50 18% split 3") })
+    try terminal.send("2^100" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("1267650600228229401496703205376"))
+    try terminal.send(Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
   /// The trimmed lines of some terminal output.
   static func lines(_ text: String) -> [String] {
     text.split(separator: "\n", omittingEmptySubsequences: false)
