@@ -1,5 +1,6 @@
 import CLibEdit
 import Glibc
+import Synchronization
 
 /// An interactive line reader over libedit: emacs key bindings, history
 /// (Up/Down, Ctrl-R) kept in a file, Tab completion, and Ctrl-C handling.

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Reads one Unicode scalar at a time from a file descriptor, decoding UTF-8
 /// itself, while watching ``SignalRelay`` for Ctrl-C, resizes and resumes.

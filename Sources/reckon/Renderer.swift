@@ -41,7 +41,8 @@ struct Renderer {
       case .table(let rows):
         for line in Renderer.layout(rows, colour: colour) { out.line(line) }
       case .warning(let text):
-        err.line(paint("warning: " + text, .warning, enabled: errorColour))
+        out.flush()
+        err.line(interactive ? paint("warning: " + text, .warning, enabled: errorColour) : "reckon: warning: " + text)
       case .clearScreen:
         if colour || interactive { out.write("\u{1B}[H\u{1B}[2J") }
       case .error(let d, let source):
@@ -66,9 +67,13 @@ struct Renderer {
     guard characters.count > width, width >= 20 else { return [line] }
     let indent = characters.prefix { $0 == " " }.count
     var hang = indent
-    if let gap = line.range(of: "  ", range: line.index(line.startIndex, offsetBy: indent)..<line.endIndex) {
-      let column = line.distance(from: line.startIndex, to: gap.upperBound)
-      let text = characters[column...].prefix { $0 == " " }.count + column
+    // The second column starts after the first run of two or more spaces past the indent.
+    // (Plain loops: Foundation's range(of:) would pull ICU into the binary.)
+    var i = indent
+    while i + 1 < characters.count && !(characters[i] == " " && characters[i + 1] == " ") { i += 1 }
+    if i + 1 < characters.count {
+      var text = i
+      while text < characters.count && characters[text] == " " { text += 1 }
       if text < width / 2 { hang = text }
     }
     var lines: [String] = []
