@@ -9,10 +9,30 @@ public struct SessionState: Sendable {
   public var settings = Settings()
   public let clock: any Clock
   public var random: any RandomSource
+  /// Where progress and settings are kept; nil runs without saving anything.
+  public let store: (any Store)?
+  /// Whose settings and progress these are.
+  public var profile: String
+  /// Saving failed once already (the user has been told).
+  var saveFailed = false
 
-  public init(clock: any Clock, random: any RandomSource) {
+  public init(clock: any Clock, random: any RandomSource, store: (any Store)? = nil, profile: String = "default") {
     self.clock = clock
     self.random = random
+    self.store = store
+    self.profile = profile
+  }
+
+  /// Saves the settings for the profile. A failure becomes one warning, the first time.
+  mutating func saveSettings() -> [Output] {
+    guard let store else { return [] }
+    do {
+      for (key, value) in settings.stored { try store.saveSetting(key, value: value, profile: profile) }
+      return []
+    } catch {
+      defer { saveFailed = true }
+      return saveFailed ? [] : [.warning("the setting applies now but could not be saved: \(error.message)")]
+    }
   }
 
   public var formatter: NumberFormatter { settings.formatter }
@@ -31,8 +51,20 @@ public struct Session: Sendable {
   /// Lines longer than this (in bytes) are refused.
   public static let maxLineBytes = 65_536
 
-  public init(clock: any Clock, random: any RandomSource) {
-    state = SessionState(clock: clock, random: random)
+  public init(clock: any Clock, random: any RandomSource, store: (any Store)? = nil, profile: String = "default") {
+    state = SessionState(clock: clock, random: random, store: store, profile: profile)
+  }
+
+  /// Loads the profile's saved settings from the store; a problem is returned as a warning
+  /// and the defaults stay.
+  public mutating func restoreSettings() -> [Output] {
+    guard let store = state.store else { return [] }
+    do {
+      state.settings.restore(try store.settings(profile: state.profile))
+      return []
+    } catch {
+      return [.warning("saved settings could not be read: \(error.message)")]
+    }
   }
 
   /// The prompt for the current mode.

@@ -12,4 +12,30 @@ public struct Settings: Sendable, Hashable {
   public init() {}
 
   public var formatter: NumberFormatter { NumberFormatter(digits: digits) }
+
+  /// The settings as the store keeps them: text by name.
+  public var stored: [String: String] {
+    [
+      "digits": String(digits),
+      "tips": tipPresets.map { NumberFormatter().format($0) }.joined(separator: " "),
+    ]
+  }
+
+  /// Applies saved settings; values that do not read back (an edited or older database) are
+  /// ignored, leaving the default.
+  public mutating func restore(_ stored: [String: String]) {
+    if let text = stored["digits"], let n = Int(text), Settings.digitsRange.contains(n) { digits = n }
+    if let text = stored["tips"] {
+      let presets = text.split(separator: " ").compactMap { Self.percentage(String($0)) }
+      if (1...8).contains(presets.count) && presets.count == text.split(separator: " ").count { tipPresets = presets }
+    }
+  }
+
+  static func percentage(_ text: String) -> Rational? {
+    guard let expr = try? Parser.parseExpression(text),
+      case .exact(let r)? = try? Evaluator().evaluate(expr, in: Environment()),
+      !r.isNegative, r <= 1000
+    else { return nil }
+    return r
+  }
 }

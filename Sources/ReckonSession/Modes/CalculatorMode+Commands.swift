@@ -141,7 +141,7 @@ extension CalculatorMode {
           "set digits takes one number", at: tokens[min(1, tokens.count - 1)].span, hint: "for example: set digits 20")
       }
       state.settings.digits = try count(tokens[1], in: list, what: "digits", range: Settings.digitsRange)
-      return Reply([.note("digits: \(state.settings.digits)")])
+      return Reply([.note("digits: \(state.settings.digits)")] + state.saveSettings())
     case "tips":
       var presets: [Rational] = []
       var i = 1
@@ -163,7 +163,8 @@ extension CalculatorMode {
           "set tips takes 1 to 8 percentages", at: tokens[i].span, hint: "for example: set tips 12 15 20 22")
       }
       state.settings.tipPresets = presets
-      return Reply([.note("tips: " + presets.map { state.formatter.format($0) + "%" }.joined(separator: " "))])
+      let text = "tips: " + presets.map { state.formatter.format($0) + "%" }.joined(separator: " ")
+      return Reply([.note(text)] + state.saveSettings())
     default:
       throw Diagnostic("unknown setting '\(what)'", at: tokens[0].span, hint: "settings: digits, tips")
     }

@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+import ReckonSession
+
+/// The session's store in one SQLite file, through GRDB: WAL mode and a busy timeout, so
+/// several Reckon processes can share it; each write is its own transaction.
+///
+/// Opening never fails: a database that is not one is moved aside (with a timestamp) and a
+/// fresh one started; a folder that cannot be written gives an in-memory database. Either
+/// way `warnings` says what happened, once, in words for the user.
+public final class SQLiteStore: Store, @unchecked Sendable {
+  let writer: any DatabaseWriter
+  /// The file, or nil when nothing is being saved (in memory).
+  public let path: String?
+  /// What went wrong while opening, for the user.
+  public let warnings: [String]
+
+  init(writer: any DatabaseWriter, path: String?, warnings: [String]) {
+    self.writer = writer
+    self.path = path
+    self.warnings = warnings
+  }
+
+  /// Opens or creates the database at `path` (its folder is created 0700, the file 0600).
+  /// `now` names a corrupt file moved aside.
+  public static func open(path: String, now: Date = Date()) -> SQLiteStore {
+    let folder = (path as NSString).deletingLastPathComponent
+    do {
+      try createPrivateFolder(folder)
+      try createPrivateFile(path)
+    } catch {
+      return inMemory(warning: "cannot write to \(folder) (\(error.message)): progress and settings will not be saved")
+    }
+    do {
+      return SQLiteStore(writer: try openPool(path), path: path, warnings: [])
+    } catch let error as DatabaseError where isCorruption(error) {
+      let aside = path + ".corrupt-" + timestamp(now)
+      do {
+        try moveAside(path, to: aside)
+        return SQLiteStore(
+          writer: try openPool(path), path: path,
+          warnings: [
+            "\(path) was damaged (\(error.message ?? "not a database")); it was moved to \(aside) and a fresh one started"
+          ])
+      } catch {
+        return inMemory(
+          warning: "\(path) is damaged and could not be replaced: progress and settings will not be saved")
+      }
+    } catch {
+      return inMemory(warning: "cannot open \(path) (\(error)): progress and settings will not be saved")
+    }
+  }
+
+  /// A store that keeps nothing after the process ends.
+  public static func inMemory(warning: String? = nil) -> SQLiteStore {
+    // An in-memory queue cannot fail to open; migrations on an empty database cannot fail either.
+    let queue = try! DatabaseQueue()
+    try! Schema.migrator.migrate(queue)
+    return SQLiteStore(writer: queue, path: nil, warnings: warning.map { [$0] } ?? [])
+  }
+
+  static func openPool(_ path: String) throws -> DatabasePool {
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(10)  // another Reckon may be writing: wait, don't fail
+    configuration.foreignKeysEnabled = true
+    let pool = try DatabasePool(path: path, configuration: configuration)
+    try Schema.migrator.migrate(pool)
+    return pool
+  }
+
+  static func isCorruption(_ error: DatabaseError) -> Bool {
+    error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+  }
+
+  // MARK: Store
+
+  public func settings(profile: String) throws(StoreError) -> [String: String] {
+    try run { db in
+      let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE profile = ?", arguments: [profile])
+      return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { $1 })
+    }
+  }
+
+  public func saveSetting(_ key: String, value: String, profile: String) throws(StoreError) {
+    try write { db in
+      try SQLiteStore.ensureProfile(profile, in: db)
+      try db.execute(
+        sql:
+          "INSERT INTO setting (profile, key, value) VALUES (?, ?, ?) ON CONFLICT (profile, key) DO UPDATE SET value = excluded.value",
+        arguments: [profile, key, value])
+    }
+  }
+
+  /// The profiles, oldest first.
+  public func profiles() throws(StoreError) -> [String] {
+    try run { db in try String.fetchAll(db, sql: "SELECT name FROM profile ORDER BY createdAt, name") }
+  }
+
+  static func ensureProfile(_ name: String, in db: Database) throws {
+    try db.execute(
+      sql: "INSERT INTO profile (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+      arguments: [name, Int64(Date().timeIntervalSince1970 * 1000)])
+  }
+
+  // MARK: Helpers
+
+  func run<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    do {
+      return try writer.read(body)
+    } catch {
+      throw StoreError(SQLiteStore.describe(error))
+    }
+  }
+
+  func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    do {
+      return try writer.write(body)
+    } catch {
+      throw StoreError(SQLiteStore.describe(error))
+    }
+  }
+
+  static func describe(_ error: any Error) -> String {
+    if let db = error as? DatabaseError {
+      switch db.resultCode {
+      case .SQLITE_FULL: return "the disk is full"
+      case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN: return "the database cannot be written"
+      case .SQLITE_BUSY, .SQLITE_LOCKED: return "the database is busy in another Reckon"
+      default: return db.message ?? "\(db.resultCode)"
+      }
+    }
+    return "\(error)"
+  }
+
+  /// `YYYYMMDD-HHMMSS` in local time, for the name of a file moved aside.
+  static func timestamp(_ date: Date) -> String {
+    var seconds = time_t(date.timeIntervalSince1970)
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-"
+      + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+  }
+}

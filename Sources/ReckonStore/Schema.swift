@@ -1,0 +1,42 @@
+import GRDB
+
+/// The database's shape, one migration per change, from day one. Never edit a migration
+/// that has shipped: add the next one.
+enum Schema {
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: profiles, settings, answers, fact states") { db in
+      try db.create(table: "profile") { t in
+        t.primaryKey("name", .text)
+        t.column("createdAt", .integer).notNull()  // milliseconds since 1970
+      }
+      try db.create(table: "setting") { t in
+        t.column("profile", .text).notNull().references("profile", onDelete: .cascade)
+        t.column("key", .text).notNull()
+        t.column("value", .text).notNull()
+        t.primaryKey(["profile", "key"])
+      }
+      // Every answer ever given, in any mode.
+      try db.create(table: "answer") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("profile", .text).notNull().references("profile", onDelete: .cascade).indexed()
+        t.column("mode", .text).notNull()
+        t.column("item", .text).notNull()
+        t.column("given", .text).notNull()
+        t.column("correct", .boolean).notNull()
+        t.column("milliseconds", .integer).notNull()
+        t.column("answeredAt", .integer).notNull()
+      }
+      // Per profile and fact, the learning state (a Leitner box and when it is next due).
+      try db.create(table: "factState") { t in
+        t.column("profile", .text).notNull().references("profile", onDelete: .cascade)
+        t.column("mode", .text).notNull()
+        t.column("item", .text).notNull()
+        t.column("box", .integer).notNull()
+        t.column("dueAt", .integer).notNull()
+        t.primaryKey(["profile", "mode", "item"])
+      }
+    }
+    return migrator
+  }
+}

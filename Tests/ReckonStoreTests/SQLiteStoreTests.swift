@@ -1,0 +1,139 @@
+import Foundation
+import ReckonSession
+import Testing
+
+@testable import ReckonStore
+
+/// The SQLite store on real files in a temporary folder.
+@Suite struct SQLiteStoreTests {
+  /// A fresh temporary folder, removed at the end of the test.
+  final class Folder {
+    let path: String
+    init() throws {
+      path = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-store-\(UUID().uuidString)").path
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+  }
+
+  @Test func migratesAnEmptyFileAndKeepsSettingsAcrossReopening() throws {
+    let folder = try Folder()
+    let path = folder.path + "/data/reckon.sqlite"
+    do {
+      let store = SQLiteStore.open(path: path)
+      #expect(store.warnings.isEmpty)
+      #expect(store.path == path)
+      #expect(try store.settings(profile: "ada").isEmpty)
+      try store.saveSetting("digits", value: "20", profile: "ada")
+      try store.saveSetting("digits", value: "25", profile: "ada")
+      try store.saveSetting("tips", value: "12 15", profile: "bob")
+    }
+    let reopened = SQLiteStore.open(path: path)
+    #expect(reopened.warnings.isEmpty)
+    #expect(try reopened.settings(profile: "ada") == ["digits": "25"])
+    #expect(try reopened.settings(profile: "bob") == ["tips": "12 15"])
+    #expect(try reopened.profiles() == ["ada", "bob"])
+    let tables = try reopened.writer.read { db in
+      try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    }
+    #expect(Set(["profile", "setting", "answer", "factState"]).isSubset(of: Set(tables)))
+  }
+
+  @Test func filesAreOwnerOnly() throws {
+    let folder = try Folder()
+    let path = folder.path + "/new/reckon.sqlite"
+    let store = SQLiteStore.open(path: path)
+    try store.saveSetting("digits", value: "12", profile: "ada")
+    let file = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    let dir = try FileManager.default.attributesOfItem(atPath: folder.path + "/new")[.posixPermissions] as? Int
+    #expect(file == 0o600)
+    #expect(dir == 0o700)
+  }
+
+  @Test func aCorruptFileIsMovedAsideAndAFreshOneStarted() throws {
+    let folder = try Folder()
+    let path = folder.path + "/reckon.sqlite"
+    try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    let date = Date(timeIntervalSince1970: 1_800_000_000)
+    let store = SQLiteStore.open(path: path, now: date)
+    #expect(store.path == path)
+    #expect(store.warnings.count == 1)
+    #expect(store.warnings.first?.contains("was damaged") == true)
+    let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".corrupt-") }
+    #expect(aside.count == 1)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: folder.path + "/" + aside[0])) == Data(repeating: 0x42, count: 8192))
+    try store.saveSetting("digits", value: "30", profile: "ada")
+    #expect(try SQLiteStore.open(path: path).settings(profile: "ada") == ["digits": "30"])
+  }
+
+  @Test func aFolderThatCannotBeWrittenGivesAWorkingStoreThatSavesNothing() throws {
+    let folder = try Folder()
+    // A file where the folder should be: no one, not even root, can create files below it.
+    #expect(FileManager.default.createFile(atPath: folder.path + "/blocked", contents: Data("x".utf8)))
+    let store = SQLiteStore.open(path: folder.path + "/blocked/reckon.sqlite")
+    #expect(store.path == nil)
+    #expect(store.warnings.count == 1)
+    #expect(store.warnings.first?.contains("will not be saved") == true)
+    try store.saveSetting("digits", value: "15", profile: "ada")
+    #expect(try store.settings(profile: "ada") == ["digits": "15"])
+  }
+
+  @Test func twoWritersAtOnceLoseNothing() async throws {
+    let folder = try Folder()
+    let path = folder.path + "/reckon.sqlite"
+    _ = SQLiteStore.open(path: path)
+    let stores = [SQLiteStore.open(path: path), SQLiteStore.open(path: path)]
+    await withTaskGroup(of: Void.self) { group in
+      for (index, store) in stores.enumerated() {
+        group.addTask {
+          for n in 0..<200 { try? store.saveSetting("k\(index)-\(n)", value: "\(n)", profile: "p") }
+        }
+      }
+    }
+    let settings = try SQLiteStore.open(path: path).settings(profile: "p")
+    #expect(settings.count == 400)
+    #expect(settings["k1-199"] == "199")
+  }
+
+  /// The session persists `set digits` and `set tips` through the store, and a new session
+  /// on the same store starts with them.
+  @Test func sessionSettingsPersist() throws {
+    let folder = try Folder()
+    let path = folder.path + "/reckon.sqlite"
+    var first = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore.open(path: path), profile: "ada")
+    _ = first.handle("set digits 4")
+    _ = first.handle("set tips 12 20")
+    var second = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore.open(path: path), profile: "ada")
+    #expect(second.restoreSettings().isEmpty)
+    #expect(second.handle("1/3").outputs == [.result("0.3333…")])
+    #expect(second.state.settings.tipPresets == [12, 20])
+    var other = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore.open(path: path), profile: "bob")
+    _ = other.restoreSettings()
+    #expect(other.handle("1/3").outputs == [.result("0.3333333333…")])
+  }
+}
+
+/// The lazy store leaves no file behind until something is saved.
+@Suite struct LazyStoreTests {
+  @Test func readsCreateNothingAndTheFirstSaveCreatesTheDatabase() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/sub/reckon.sqlite"
+    let store = LazyStore(path: path)
+    #expect(try store.settings(profile: "ada").isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/sub"))
+    try store.saveSetting("digits", value: "14", profile: "ada")
+    #expect(FileManager.default.fileExists(atPath: path))
+    #expect(try LazyStore(path: path).settings(profile: "ada") == ["digits": "14"])
+  }
+
+  @Test func anUnwritablePlaceIsAnErrorOnSave() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    #expect(FileManager.default.createFile(atPath: folder.path + "/blocked", contents: Data()))
+    let store = LazyStore(path: folder.path + "/blocked/reckon.sqlite")
+    #expect(throws: StoreError.self) { try store.saveSetting("digits", value: "14", profile: "ada") }
+  }
+}
