@@ -69,6 +69,18 @@ public struct Command: Sendable, Hashable {
         The largest share becomes ans.
         """),
     Command(
+      name: "drill", aliases: [], usage: "drill [tables] [options]", summary: "times-table flashcards",
+      details: """
+        drill            tables 2–9, in order, until you quit (or the options used last)
+        drill 7          the 7 table;  drill 2-12  tables 2 to 12;  drill all
+        max N            the largest second number (default 12)
+        random | order   the order of the questions (default order)
+        count N          a round of N questions
+        + | - | ÷        adding, subtracting or dividing instead (range N: up to N)
+        Type the answer; Enter alone shows it (not scored); skip; quit ends with a summary.
+        A missed fact comes back 3 to 5 questions later until you get it right.
+        """),
+    Command(
       name: "quit", aliases: ["exit"], usage: "quit", summary: "leave Reckon (also exit, Ctrl-D)",
       details: "Leaves Reckon. Ctrl-D on an empty line does the same."),
   ]

@@ -15,6 +15,10 @@ public enum Output: Sendable, Hashable {
   case warning(String)
   /// Clear the screen (only where there is a screen).
   case clearScreen
+  /// A question to answer (a drill's `7 × 8 = ?`).
+  case question(String)
+  /// The verdict on an answer: ✓ or ✗ and what is worth knowing.
+  case feedback(correct: Bool, String)
 }
 
 /// What one line of input produced.

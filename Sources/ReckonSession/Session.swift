@@ -15,6 +15,8 @@ public struct SessionState: Sendable {
   public var profile: String
   /// Saving failed once already (the user has been told).
   var saveFailed = false
+  /// The drill options used last: `drill` alone repeats them.
+  public var drillDefaults = DrillOptions()
 
   public init(clock: any Clock, random: any RandomSource, store: (any Store)? = nil, profile: String = "default") {
     self.clock = clock

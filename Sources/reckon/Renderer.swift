@@ -12,6 +12,7 @@ struct Renderer {
 
   enum Style: String {
     case error = "31"
+    case right = "32"
     case warning = "33"
     case dim = "2"
     case bold = "1"
@@ -30,6 +31,10 @@ struct Renderer {
       switch output {
       case .result(let text):
         out.line(text)
+      case .question(let text):
+        out.line(paint(text, .bold, enabled: colour))
+      case .feedback(let correct, let text):
+        out.line(paint(text, correct ? .right : .error, enabled: colour))
       case .note(let text):
         if interactive, let width {
           for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

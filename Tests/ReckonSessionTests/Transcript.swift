@@ -60,6 +60,10 @@ func plain(_ reply: Reply) -> [String] {
       lines.append("warning: \(text)")
     case .clearScreen:
       lines.append("<clear>")
+    case .question(let text):
+      lines.append("Q " + text)
+    case .feedback(_, let text):
+      lines.append(text)
     }
   }
   if reply.shouldExit { lines.append("<exit>") }

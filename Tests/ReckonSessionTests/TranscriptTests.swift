@@ -8,9 +8,18 @@ import Testing
   func replays(_ name: String) throws {
     let transcript = try Transcript.load(name)
     #expect(!transcript.steps.isEmpty)
-    var session = testSession()
+    let clock = ManualClock()
+    var session = Session(clock: clock, random: SeededRandom(seed: 42))
     for step in transcript.steps {
-      let got = plain(session.handle(step.input))
+      // "> @wait 2500" moves the clock on by 2.5 s; "> @end" is the end of input (Ctrl-D).
+      if step.input.hasPrefix("@wait ") {
+        clock.advance(milliseconds: Int64(step.input.dropFirst(6))!)
+        continue
+      }
+      let reply = step.input == "@end" ? session.finish() : session.handle(step.input)
+      var got = plain(reply)
+      // A last expected line "[prompt> ]" checks the prompt shown next.
+      if let last = step.expected.last, last.hasPrefix("["), last.hasSuffix("]") { got.append("[\(session.prompt)]") }
       #expect(got == step.expected, "\(name):\(step.lineNumber): > \(step.input)")
     }
   }

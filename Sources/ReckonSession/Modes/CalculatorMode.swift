@@ -4,9 +4,10 @@ import ReckonCore
 public struct CalculatorMode: Sendable {
   public init() {}
 
-  mutating func handle(_ line: String, in state: inout SessionState) -> Reply {
+  /// Handles a line; a command that starts another mode returns it as the next mode.
+  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, Mode?) {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
-    if trimmed.isEmpty || trimmed.hasPrefix("#") { return Reply() }
+    if trimmed.isEmpty || trimmed.hasPrefix("#") { return (Reply(), nil) }
     // Commands start with a letter (or "?"): most lines are expressions and skip the lookup.
     let first = trimmed.unicodeScalars.first!
     let mayBeCommand = ("a"..."z").contains(first) || first == "?"
@@ -19,14 +20,45 @@ public struct CalculatorMode: Sendable {
         let d = Diagnostic(
           "'\(word)' is a command, so it cannot be a variable name",
           at: SourceSpan(wordStart, argumentStart), hint: "choose another name")
-        return .error(d, line)
+        return (.error(d, line), nil)
       }
-      return run(command, line: line, argumentStart: argumentStart, in: &state)
+      if command.name == "drill" { return startDrill(line: line, argumentStart: argumentStart, in: &state) }
+      return (run(command, line: line, argumentStart: argumentStart, in: &state), nil)
     }
     do {
-      return try evaluate(line, in: &state)
+      return (try evaluate(line, in: &state), nil)
     } catch {
-      return .error(error, line)
+      return (.error(error, line), nil)
+    }
+  }
+
+  /// `drill [options]`: the options given, over the last ones used, start a drill.
+  func startDrill(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+    let arguments = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(argumentStart)))
+    let words = arguments.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    do {
+      let options = try state.drillDefaults.applying(words)
+      state.drillDefaults = options
+      let drill = DrillMode(options: options, state: &state)
+      return (Reply(drill.opening()), .drill(drill))
+    } catch {
+      // Point at the word at fault: find the words' places in the line.
+      let scalars = Array(line.unicodeScalars)
+      var spans: [SourceSpan] = []
+      var i = argumentStart
+      while i < scalars.count && scalars[i] != "#" {
+        if scalars[i] == " " || scalars[i] == "\t" {
+          i += 1
+          continue
+        }
+        let start = i
+        while i < scalars.count && scalars[i] != " " && scalars[i] != "\t" { i += 1 }
+        spans.append(SourceSpan(start, i))
+      }
+      let span = error.wordIndex < spans.count ? spans[error.wordIndex] : SourceSpan(argumentStart, scalars.count)
+      let d = Diagnostic(
+        error.message, at: span, hint: "for example: drill 7, drill 2-12 random count 20, drill + range 20")
+      return (.error(d, line), nil)
     }
   }
 
