@@ -72,6 +72,12 @@ public struct Session: Sendable {
   /// The prompt for the current mode.
   public var prompt: String { mode.prompt }
 
+  /// Whether the prompt is the calculator's (not inside a drill or another mode).
+  public var isInCalculator: Bool {
+    if case .calculator = mode { return true }
+    return false
+  }
+
   /// Handles one line of input.
   public mutating func handle(_ line: String) -> Reply {
     if line.utf8.count > Session.maxLineBytes {

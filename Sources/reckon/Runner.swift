@@ -128,7 +128,11 @@ struct Runner {
       case .interrupted:
         continue
       case .endOfInput:
-        break loop
+        // Ctrl-D inside a mode ends the mode (with its summary), not Reckon.
+        if box.session.isInCalculator { break loop }
+        renderer.render(box.session.finish(), prompt: "", location: "", out: &out, err: &err)
+        out.flush()
+        err.flush()
       }
     }
     renderer.render(box.session.finish(), prompt: "", location: "", out: &out, err: &err)

@@ -156,6 +156,32 @@ import Testing
     #expect(try terminal.waitForExit() == .exited(0))
   }
 
+  /// Ctrl-D inside a drill ends the drill with its summary, not Reckon; the calculator's
+  /// variables are still there.
+  @Test func ctrlDInADrillReturnsToTheCalculator() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    let terminal = try PseudoTerminal(
+      executable: try Self.reckonPath(),
+      environment: ["RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+    defer { terminal.close() }
+    typealias Key = PseudoTerminal.Key
+    try terminal.expect("reckon> ")
+    try terminal.send("x = 9" + Key.enter)
+    try terminal.expect("reckon> ")
+    try terminal.send("drill 7 count 5" + Key.enter)
+    try terminal.expect("drill 7× 1/5> ")
+    try terminal.send("14" + Key.enter)
+    try terminal.expect("drill 7× 2/5> ")
+    try terminal.send(Key.ctrlD)
+    let summary = try terminal.expect("reckon> ")
+    #expect(summary.contains("Drill over: 1 right, 0 wrong (100%)"))
+    try terminal.send("x" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("9"))
+    try terminal.send(Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
   /// The trimmed lines of some terminal output.
   static func lines(_ text: String) -> [String] {
     text.split(separator: "\n", omittingEmptySubsequences: false)
