@@ -4,19 +4,15 @@ import ReckonCore
 extension CalculatorMode {
   /// Runs a calculator command; its arguments start at scalar offset `argumentStart`.
   func run(_ command: Command, line: String, argumentStart: Int, in state: inout SessionState) -> Reply {
-    let arguments = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(argumentStart)))
-    let words = arguments.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let words = CalculatorMode.words(of: line, from: argumentStart)
     if !command.takesArguments, let extra = words.first {
-      let offset = argumentStart + arguments.unicodeScalars.prefix { $0 == " " || $0 == "\t" }.count
-      let d = Diagnostic(
-        "'\(command.name)' takes nothing after it", at: SourceSpan(offset, offset + extra.unicodeScalars.count),
-        hint: "usage: \(command.usage)")
+      let d = Diagnostic("'\(command.name)' takes nothing after it", at: extra.span, hint: "usage: \(command.usage)")
       return .error(d, line)
     }
     do {
       switch command.name {
       case "help":
-        return Reply(Help.text(for: words.first).map { .note($0) })
+        return Reply(Help.text(for: words.first?.text).map { .note($0) })
       case "vars":
         return vars(state)
       case "clear":
@@ -45,7 +41,7 @@ extension CalculatorMode {
         state.memory = nil
         return Reply([.note("memory cleared")])
       case "set":
-        return try set(words, line: line, argumentStart: argumentStart, in: &state)
+        return try set(line: line, argumentStart: argumentStart, in: &state)
       case "tip":
         return try tip(line, from: argumentStart, in: &state)
       case "split":
@@ -122,7 +118,7 @@ extension CalculatorMode {
     return Reply([.table(rows)])
   }
 
-  func set(_ words: [String], line: String, argumentStart: Int, in state: inout SessionState) throws(Diagnostic)
+  func set(line: String, argumentStart: Int, in state: inout SessionState) throws(Diagnostic)
     -> Reply
   {
     let list = try argumentTokens(line, from: argumentStart)

@@ -34,32 +34,37 @@ public struct CalculatorMode: Sendable {
 
   /// `drill [options]`: the options given, over the last ones used, start a drill.
   func startDrill(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
-    let arguments = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(argumentStart)))
-    let words = arguments.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let words = CalculatorMode.words(of: line, from: argumentStart)
     do {
-      let options = try state.drillDefaults.applying(words)
+      let options = try state.drillDefaults.applying(words.map(\.text))
       state.drillDefaults = options
       let drill = DrillMode(options: options, state: &state)
       return (Reply(drill.opening()), .drill(drill))
     } catch {
-      // Point at the word at fault: find the words' places in the line.
-      let scalars = Array(line.unicodeScalars)
-      var spans: [SourceSpan] = []
-      var i = argumentStart
-      while i < scalars.count && scalars[i] != "#" {
-        if scalars[i] == " " || scalars[i] == "\t" {
-          i += 1
-          continue
-        }
-        let start = i
-        while i < scalars.count && scalars[i] != " " && scalars[i] != "\t" { i += 1 }
-        spans.append(SourceSpan(start, i))
-      }
-      let span = error.wordIndex < spans.count ? spans[error.wordIndex] : SourceSpan(argumentStart, scalars.count)
+      let span =
+        error.wordIndex < words.count
+        ? words[error.wordIndex].span : SourceSpan(argumentStart, line.unicodeScalars.count)
       let d = Diagnostic(
         error.message, at: span, hint: "for example: drill 7, drill 2-12 random count 20, drill + range 20")
       return (.error(d, line), nil)
     }
+  }
+
+  /// The words of a command's arguments (up to a `#` comment), each with its place in the line.
+  static func words(of line: String, from offset: Int) -> [(text: String, span: SourceSpan)] {
+    let scalars = Array(line.unicodeScalars)
+    var words: [(text: String, span: SourceSpan)] = []
+    var i = offset
+    while i < scalars.count && scalars[i] != "#" {
+      if scalars[i] == " " || scalars[i] == "\t" {
+        i += 1
+        continue
+      }
+      let start = i
+      while i < scalars.count && scalars[i] != " " && scalars[i] != "\t" && scalars[i] != "#" { i += 1 }
+      words.append((String(String.UnicodeScalarView(scalars[start..<i])), SourceSpan(start, i)))
+    }
+    return words
   }
 
   func evaluate(_ line: String, in state: inout SessionState) throws(Diagnostic) -> Reply {
