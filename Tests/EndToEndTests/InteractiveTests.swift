@@ -6,16 +6,9 @@ import Testing
   @Test func editingHistoryCompletionAndCtrlC() throws {
     let home = try Self.makeTemporaryFolder()
     defer { Self.removeTree(home) }
-    let terminal = try PseudoTerminal(
-      executable: try Self.reckonPath(),
-      environment: [
-        "RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8",
-        "PATH": "/usr/bin:/bin",
-      ])
+    let terminal = try Self.startReckon(home: home)
     defer { terminal.close() }
     typealias Key = PseudoTerminal.Key
-
-    try terminal.expect("reckon> ")
 
     // A plain calculation.
     try terminal.send("1+2" + Key.enter)
@@ -63,14 +56,11 @@ import Testing
   @Test func historyPersistsAcrossSessions() throws {
     let home = try Self.makeTemporaryFolder()
     defer { Self.removeTree(home) }
-    let environment = [
-      "XDG_STATE_HOME": home + "/state", "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
-    ]
+    let environment = ["XDG_STATE_HOME": home + "/state", "RECKON_HOME": ""]
     typealias Key = PseudoTerminal.Key
     do {
-      let terminal = try PseudoTerminal(executable: try Self.reckonPath(), environment: environment)
+      let terminal = try Self.startReckon(home: home, environment: environment)
       defer { terminal.close() }
-      try terminal.expect("reckon> ")
       for line in ["6*7", "6*7", "price = 12.5", "3 × 4"] {
         try terminal.send(line + Key.enter)
         try terminal.expect("reckon> ")
@@ -87,9 +77,8 @@ import Testing
     let folder = try FileManager.default.attributesOfItem(atPath: home + "/state/reckon")
     #expect((folder[.posixPermissions] as? Int) == 0o700)
 
-    let terminal = try PseudoTerminal(executable: try Self.reckonPath(), environment: environment)
+    let terminal = try Self.startReckon(home: home, environment: environment)
     defer { terminal.close() }
-    try terminal.expect("reckon> ")
     try terminal.send(Key.up)
     try terminal.expect("quit")
     try terminal.send(Key.up)
@@ -114,12 +103,9 @@ import Testing
     let entries = (1...1500).map { "\($0)+1" }
     try ("_HiStOrY_V2_\n" + entries.joined(separator: "\n") + "\n").write(
       toFile: file, atomically: true, encoding: .utf8)
-    let terminal = try PseudoTerminal(
-      executable: try Self.reckonPath(),
-      environment: ["RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+    let terminal = try Self.startReckon(home: home)
     defer { terminal.close() }
     typealias Key = PseudoTerminal.Key
-    try terminal.expect("reckon> ")
     try terminal.send(Key.up)
     try terminal.expect("1500+1")
     try terminal.send(Key.enter)
@@ -138,13 +124,9 @@ import Testing
   @Test func helpWrapsToANarrowTerminal() throws {
     let home = try Self.makeTemporaryFolder()
     defer { Self.removeTree(home) }
-    let terminal = try PseudoTerminal(
-      executable: try Self.reckonPath(),
-      environment: ["RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"],
-      columns: 40)
+    let terminal = try Self.startReckon(home: home, columns: 40)
     defer { terminal.close() }
     typealias Key = PseudoTerminal.Key
-    try terminal.expect("reckon> ")
     try terminal.send("help tip" + Key.enter)
     let help = Self.lines(try terminal.expect("reckon> "))
     #expect(help.count > 10)
@@ -161,12 +143,9 @@ import Testing
   @Test func ctrlDInADrillReturnsToTheCalculator() throws {
     let home = try Self.makeTemporaryFolder()
     defer { Self.removeTree(home) }
-    let terminal = try PseudoTerminal(
-      executable: try Self.reckonPath(),
-      environment: ["RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+    let terminal = try Self.startReckon(home: home)
     defer { terminal.close() }
     typealias Key = PseudoTerminal.Key
-    try terminal.expect("reckon> ")
     try terminal.send("x = 9" + Key.enter)
     try terminal.expect("reckon> ")
     try terminal.send("drill 7 count 5" + Key.enter)
@@ -180,6 +159,19 @@ import Testing
     #expect(Self.lines(try terminal.expect("reckon> ")).contains("9"))
     try terminal.send(Key.ctrlD)
     #expect(try terminal.waitForExit() == .exited(0))
+  }
+
+  /// Starts reckon on a new terminal with `home` as its HOME and RECKON_HOME (entries in
+  /// `environment` override; an empty value leaves the variable out), and waits for the
+  /// first prompt.
+  static func startReckon(home: String, environment: [String: String] = [:], columns: UInt16 = 80) throws
+    -> PseudoTerminal
+  {
+    let base = ["RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+    let merged = base.merging(environment) { $1 }.filter { !$0.value.isEmpty }
+    let terminal = try PseudoTerminal(executable: try reckonPath(), environment: merged, columns: columns)
+    try terminal.expect("reckon> ")
+    return terminal
   }
 
   /// The trimmed lines of some terminal output.
