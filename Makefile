@@ -18,7 +18,7 @@ uninstall:
 	rm -f "$(PREFIX)/bin/reckon"
 
 test:
-	./scripts/deps && swift test
+	./scripts/deps && swift build -c release --static-swift-stdlib && swift test
 
 bench:
 	bench/run

@@ -24,16 +24,19 @@ let package = Package(
     ),
     // The session state machine and its modes. Imports ReckonCore only.
     .target(name: "ReckonSession", dependencies: ["ReckonCore"], swiftSettings: strictImports),
-    // The SQLite store (GRDB) behind the session's Store port. Not linked into reckon yet:
-    // GRDB brings all of Foundation with it (+60 MB, +0.7 ms start-up); see ARCHITECTURE.md.
+    // The SQLite store (GRDB) behind the session's Store port. GRDBSQLite (SQLite's C
+    // interface) reads the settings at start-up without opening a GRDB pool.
     .target(
       name: "ReckonStore",
-      dependencies: ["ReckonSession", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "ReckonSession", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
     ),
-    // libedit, through non-variadic C shims.
+    // libedit, through non-variadic C shims. (No pkgConfig: its -L/usr/lib/… would come
+    // before linker/ in the search path.)
     .systemLibrary(
       name: "CLibEdit",
-      pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"])]
     ),
     // A Swift wrapper over libedit: prompt, history file, completion, Ctrl-C.
@@ -41,21 +44,27 @@ let package = Package(
     // The thin executable: flags, tty detection, the loop, rendering.
     .executableTarget(
       name: "reckon",
-      dependencies: ["ReckonSession", "LineEditor"],
+      dependencies: ["ReckonSession", "ReckonStore", "LineEditor"],
       swiftSettings: strictImports,
       // Release builds are position-dependent: a PIE spends a quarter of its start-up
-      // applying ~70,000 relocations (perf: _dl_relocate_object and its page faults).
+      // applying ~70,000 relocations (perf: _dl_relocate_object and its page faults). They
+      // also link SQLite and libstdc++ statically and export no symbols: see linker/README.md.
       linkerSettings: [
-        .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))
+        .unsafeFlags(
+          [
+            "-Xclang-linker", "-no-pie", "-L", Context.packageDirectory + "/linker",
+            "-Xlinker", "--version-script=" + Context.packageDirectory + "/linker/reckon.exports",
+          ], .when(platforms: [.linux], configuration: .release))
       ]
     ),
     .testTarget(
       name: "ReckonCoreTests",
       dependencies: ["ReckonCore", .product(name: "BigInt", package: "BigInt")]
     ),
-    .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession"], exclude: ["Transcripts"]),
+    // Transcripts run on a real (in-memory) SQLite store, so they see what users see.
+    .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession", "ReckonStore"], exclude: ["Transcripts"]),
     .testTarget(name: "ReckonStoreTests", dependencies: ["ReckonStore"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["reckon"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -75,10 +75,34 @@ public struct Command: Sendable, Hashable {
         drill 7          the 7 table;  drill 2-12  tables 2 to 12;  drill all
         max N            the largest second number (default 12)
         random | order   the order of the questions (default order)
-        count N          a round of N questions
+        count N          a round of N questions (endless: until you quit)
         + | - | ÷        adding, subtracting or dividing instead (range N: up to N)
-        Type the answer; Enter alone shows it (not scored); skip; quit ends with a summary.
-        A missed fact comes back 3 to 5 questions later until you get it right.
+        drill review     the facts due for review, weakest first
+        drill weak       the ten facts you know least
+        Type the answer; Enter alone shows it (not scored); skip; stats; quit ends
+        with a summary. A missed fact comes back 3 to 5 questions later until you
+        get it right. Every answer is saved to your profile as you give it, and the
+        options you use become the profile's defaults.
+        Facts move through five Leitner boxes: a right answer on a fact that is due
+        moves it up a box (due again after 1, 3, 7, then 14 days); a wrong answer
+        sends it back to box 1.
+        """),
+    Command(
+      name: "stats", aliases: [], usage: "stats [drill]", summary: "your drill progress: grid, last 14 days, streak",
+      details: """
+        For the current profile: answers and accuracy, a 2–12 times-table grid of how
+        well each fact is known (● known, ◐ getting there, ○ learning, · not practised;
+        in colour on a terminal), answers a day over the last 14 days, the streak of days
+        practised, the weakest facts and how many are due for review.
+        Also works inside a drill.
+        """),
+    Command(
+      name: "profile", aliases: [], usage: "profile [NAME]", summary: "show the profiles, or switch to NAME",
+      details: """
+        profile          the profiles, with the current one marked
+        profile ada      switch to ada (created if new): her own settings and progress
+        Reckon starts with the profile of your login name (reckon --profile NAME to
+        choose another). A name is up to 32 letters, digits, '-', '_' or '.'.
         """),
     Command(
       name: "quit", aliases: ["exit"], usage: "quit", summary: "leave Reckon (also exit, Ctrl-D)",

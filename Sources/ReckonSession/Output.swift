@@ -19,6 +19,52 @@ public enum Output: Sendable, Hashable {
   case question(String)
   /// The verdict on an answer: ✓ or ✗ and what is worth knowing.
   case feedback(correct: Bool, String)
+  /// How well each fact of a table is known (`stats`).
+  case grid(MasteryGrid)
+  /// A small bar chart, one bar a line.
+  case chart([ChartBar])
+}
+
+/// Facts laid out as a times table: the cell in row 7, column 8 is the fact 7 × 8.
+public struct MasteryGrid: Sendable, Hashable {
+  /// What the corner shows: the operation (`×`).
+  public var corner: String
+  public var rows: [Int]
+  public var columns: [Int]
+  /// `cells[r][c]` is the fact of `rows[r]` and `columns[c]`.
+  public var cells: [[GridCell]]
+
+  public init(corner: String, rows: [Int], columns: [Int], cells: [[GridCell]]) {
+    self.corner = corner
+    self.rows = rows
+    self.columns = columns
+    self.cells = cells
+  }
+}
+
+/// One fact in a `MasteryGrid`: how well it is known, and its answer (shown where colour
+/// can carry the mastery; elsewhere the mastery's symbol is shown).
+public struct GridCell: Sendable, Hashable {
+  public var mastery: Mastery
+  public var answer: String
+
+  public init(_ mastery: Mastery, answer: String) {
+    self.mastery = mastery
+    self.answer = answer
+  }
+}
+
+/// One bar of a chart: a label, a length, and text after the bar.
+public struct ChartBar: Sendable, Hashable {
+  public var label: String
+  public var value: Int
+  public var text: String
+
+  public init(label: String, value: Int, text: String) {
+    self.label = label
+    self.value = value
+    self.text = text
+  }
 }
 
 /// What one line of input produced.

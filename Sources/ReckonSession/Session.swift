@@ -1,45 +1,5 @@
 import ReckonCore
 
-/// What every mode shares: the calculator's names, the memory register, the settings, and the
-/// injected clock and randomness. Leaving a mode never touches it.
-public struct SessionState: Sendable {
-  public var environment = Environment()
-  /// The memory register (M+, M−, MR, MC); nil when empty.
-  public var memory: Value?
-  public var settings = Settings()
-  public let clock: any Clock
-  public var random: any RandomSource
-  /// Where progress and settings are kept; nil runs without saving anything.
-  public let store: (any Store)?
-  /// Whose settings and progress these are.
-  public var profile: String
-  /// Saving failed once already (the user has been told).
-  var saveFailed = false
-  /// The drill options used last: `drill` alone repeats them.
-  public var drillDefaults = DrillOptions()
-
-  public init(clock: any Clock, random: any RandomSource, store: (any Store)? = nil, profile: String = "default") {
-    self.clock = clock
-    self.random = random
-    self.store = store
-    self.profile = profile
-  }
-
-  /// Saves the settings for the profile. A failure becomes one warning, the first time.
-  mutating func saveSettings() -> [Output] {
-    guard let store else { return [] }
-    do {
-      for (key, value) in settings.stored { try store.saveSetting(key, value: value, profile: profile) }
-      return []
-    } catch {
-      defer { saveFailed = true }
-      return saveFailed ? [] : [.warning("the setting applies now but could not be saved: \(error.message)")]
-    }
-  }
-
-  public var formatter: NumberFormatter { settings.formatter }
-}
-
 /// A Reckon session: a state machine fed one line at a time.
 ///
 /// `handle` never reads the terminal, the wall clock or a global random generator; whatever
@@ -60,13 +20,7 @@ public struct Session: Sendable {
   /// Loads the profile's saved settings from the store; a problem is returned as a warning
   /// and the defaults stay.
   public mutating func restoreSettings() -> [Output] {
-    guard let store = state.store else { return [] }
-    do {
-      state.settings.restore(try store.settings(profile: state.profile))
-      return []
-    } catch {
-      return [.warning("saved settings could not be read: \(error.message)")]
-    }
+    state.loadSettings()
   }
 
   /// The prompt for the current mode.

@@ -6,6 +6,8 @@ public struct Settings: Sendable, Hashable {
   public var digits = 10
   /// The percentages `tip AMOUNT` shows.
   public var tipPresets: [Rational] = [10, 15, 18, 20]
+  /// The drill options used last: `drill` alone repeats them.
+  public var drill = DrillOptions()
 
   public static let digitsRange = 1...1000
 
@@ -18,6 +20,7 @@ public struct Settings: Sendable, Hashable {
     [
       "digits": String(digits),
       "tips": tipPresets.map { NumberFormatter().format($0) }.joined(separator: " "),
+      "drill": drill.arguments,
     ]
   }
 
@@ -28,6 +31,11 @@ public struct Settings: Sendable, Hashable {
     if let text = stored["tips"] {
       let presets = text.split(separator: " ").compactMap { Self.percentage(String($0)) }
       if (1...8).contains(presets.count) && presets.count == text.split(separator: " ").count { tipPresets = presets }
+    }
+    if let text = stored["drill"],
+      let options = try? DrillOptions().applying(text.split(separator: " ").map(String.init))
+    {
+      drill = options
     }
   }
 

@@ -1,8 +1,10 @@
 import Foundation
 import ReckonSession
 
-/// A store that creates its database only when something is saved: a script or a pipe that
-/// changes no setting leaves no files behind, and reads cost nothing while there is no file.
+/// The store as the executable uses it: the database is opened only when it is needed, and
+/// created only when something is saved. A script or a pipe that saves nothing leaves no
+/// files behind, and reading the settings at start-up (the one read every run makes) goes
+/// through `QuickRead`, not a whole GRDB pool.
 public final class LazyStore: Store, @unchecked Sendable {
   let path: String
   private var store: SQLiteStore?
@@ -10,8 +12,48 @@ public final class LazyStore: Store, @unchecked Sendable {
 
   public init(path: String) { self.path = path }
 
+  /// The real store, opened on first use. A folder that cannot be written, or a damaged
+  /// file, gives a store that works in memory: `takeWarnings` says so.
+  func opened() -> SQLiteStore {
+    lock.lock()
+    defer { lock.unlock() }
+    if let store { return store }
+    let store = SQLiteStore.open(path: path)
+    self.store = store
+    return store
+  }
+
+  /// The open store, or nil when there is none yet and no file to open.
+  private func existing() -> SQLiteStore? {
+    lock.lock()
+    let store = self.store
+    lock.unlock()
+    if let store { return store }
+    return access(path, F_OK) == 0 ? opened() : nil
+  }
+
+  private var isOpen: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return store != nil
+  }
+
+  // MARK: Store
+
+  public func prepareToSave() -> [String] { opened().takeWarnings() }
+
+  public func takeWarnings() -> [String] {
+    lock.lock()
+    let store = self.store
+    lock.unlock()
+    return store?.takeWarnings() ?? []
+  }
+
   public func settings(profile: String) throws(StoreError) -> [String: String] {
-    guard FileManager.default.fileExists(atPath: path) else { return [:] }
+    if !isOpen {
+      guard access(path, F_OK) == 0 else { return [:] }
+      if let settings = QuickRead.settings(path: path, profile: profile) { return settings }
+    }
     return try opened().settings(profile: profile)
   }
 
@@ -19,14 +61,32 @@ public final class LazyStore: Store, @unchecked Sendable {
     try opened().saveSetting(key, value: value, profile: profile)
   }
 
-  /// The real store, opened on first use. A database that could only be opened in memory
-  /// is an error here: what was asked will not last.
-  func opened() throws(StoreError) -> SQLiteStore {
-    lock.lock()
-    defer { lock.unlock() }
-    let store = self.store ?? SQLiteStore.open(path: path)
-    self.store = store
-    if store.path == nil { throw StoreError(store.warnings.first ?? "the database cannot be opened") }
-    return store
+  public func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) {
+    try opened().addProfile(name, at: milliseconds)
+  }
+
+  public func profiles() throws(StoreError) -> [ProfileSummary] {
+    try existing()?.profiles() ?? []
+  }
+
+  @discardableResult
+  public func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
+    try opened().record(answer, learning: learning)
+  }
+
+  public func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] {
+    try existing()?.factStates(profile: profile, mode: mode) ?? [:]
+  }
+
+  public func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals] {
+    try existing()?.itemTotals(profile: profile, mode: mode) ?? [:]
+  }
+
+  public func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity] {
+    try existing()?.activity(profile: profile, mode: mode, from: first) ?? []
+  }
+
+  public func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] {
+    try existing()?.practiceDays(profile: profile, mode: mode) ?? []
   }
 }

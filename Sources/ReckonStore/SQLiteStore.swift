@@ -74,6 +74,20 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
   // MARK: Store
 
+  private let lock = NSLock()
+  private var warningsTaken = false
+
+  public func prepareToSave() -> [String] { takeWarnings() }
+
+  /// The opening warnings, the first time they are asked for.
+  public func takeWarnings() -> [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !warningsTaken else { return [] }
+    warningsTaken = true
+    return warnings
+  }
+
   public func settings(profile: String) throws(StoreError) -> [String: String] {
     try run { db in
       let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE profile = ?", arguments: [profile])
@@ -83,7 +97,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
   public func saveSetting(_ key: String, value: String, profile: String) throws(StoreError) {
     try write { db in
-      try SQLiteStore.ensureProfile(profile, in: db)
+      try SQLiteStore.ensureProfile(profile, at: SQLiteStore.now(), in: db)
       try db.execute(
         sql:
           "INSERT INTO setting (profile, key, value) VALUES (?, ?, ?) ON CONFLICT (profile, key) DO UPDATE SET value = excluded.value",
@@ -91,16 +105,112 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
   }
 
-  /// The profiles, oldest first.
-  public func profiles() throws(StoreError) -> [String] {
-    try run { db in try String.fetchAll(db, sql: "SELECT name FROM profile ORDER BY createdAt, name") }
+  public func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) {
+    try write { db in try SQLiteStore.ensureProfile(name, at: milliseconds, in: db) }
   }
 
-  static func ensureProfile(_ name: String, in db: Database) throws {
+  public func profiles() throws(StoreError) -> [ProfileSummary] {
+    try run { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT p.name, COUNT(a.id) AS answers, MAX(a.day) AS lastDay
+          FROM profile p LEFT JOIN answer a ON a.profile = p.name
+          GROUP BY p.name ORDER BY p.name COLLATE NOCASE, p.name
+          """)
+      return rows.map { row in
+        let lastDay: Int? = row["lastDay"]
+        return ProfileSummary(name: row["name"], answers: row["answers"], lastDay: lastDay.map(Day.init(number:)))
+      }
+    }
+  }
+
+  @discardableResult
+  public func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
+    try write { db in
+      try SQLiteStore.ensureProfile(answer.profile, at: answer.answeredAt, in: db)
+      try db.execute(
+        sql: """
+          INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          answer.profile, answer.mode, answer.item, answer.given, answer.correct, answer.milliseconds,
+          answer.answeredAt, answer.day.number,
+        ])
+      guard let learning else { return nil }
+      let key: StatementArguments = [answer.profile, answer.mode, answer.item]
+      let current = try Row.fetchOne(
+        db, sql: "SELECT box, dueAt FROM factState WHERE profile = ? AND mode = ? AND item = ?", arguments: key
+      ).map { FactState(box: $0["box"], dueAt: $0["dueAt"]) }
+      let next = learning.next(after: current, correct: answer.correct, at: answer.answeredAt)
+      try db.execute(
+        sql: """
+          INSERT INTO factState (profile, mode, item, box, dueAt) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (profile, mode, item) DO UPDATE SET box = excluded.box, dueAt = excluded.dueAt
+          """,
+        arguments: key + [next.box, next.dueAt])
+      return next
+    }
+  }
+
+  public func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] {
+    try run { db in
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT item, box, dueAt FROM factState WHERE profile = ? AND mode = ?", arguments: [profile, mode])
+      return Dictionary(
+        rows.map { ($0["item"] as String, FactState(box: $0["box"], dueAt: $0["dueAt"])) }, uniquingKeysWith: { $1 })
+    }
+  }
+
+  public func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals] {
+    try run { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT item, COUNT(*) AS answered, SUM(correct) AS right, SUM(milliseconds) AS milliseconds
+          FROM answer WHERE profile = ? AND mode = ? GROUP BY item
+          """,
+        arguments: [profile, mode])
+      return Dictionary(
+        rows.map {
+          (
+            $0["item"] as String,
+            ItemTotals(answered: $0["answered"], right: $0["right"], milliseconds: $0["milliseconds"])
+          )
+        }, uniquingKeysWith: { $1 })
+    }
+  }
+
+  public func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity] {
+    try run { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT day, COUNT(*) AS answered, SUM(correct) AS right FROM answer
+          WHERE profile = ? AND mode = ? AND day >= ? GROUP BY day ORDER BY day
+          """,
+        arguments: [profile, mode, first.number]
+      ).map { DayActivity(day: Day(number: $0["day"]), answered: $0["answered"], right: $0["right"]) }
+    }
+  }
+
+  public func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] {
+    try run { db in
+      try Int.fetchAll(
+        db, sql: "SELECT DISTINCT day FROM answer WHERE profile = ? AND mode = ? ORDER BY day DESC",
+        arguments: [profile, mode]
+      ).map(Day.init(number:))
+    }
+  }
+
+  static func ensureProfile(_ name: String, at milliseconds: Int64, in db: Database) throws {
     try db.execute(
       sql: "INSERT INTO profile (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-      arguments: [name, Int64(Date().timeIntervalSince1970 * 1000)])
+      arguments: [name, milliseconds])
   }
+
+  static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
   // MARK: Helpers
 

@@ -37,6 +37,20 @@ enum Schema {
         t.primaryKey(["profile", "mode", "item"])
       }
     }
+    // Streaks and charts count local days, and the day an answer was given is fixed by the
+    // clock of the session that gave it: keep it with the answer. Earlier answers get the
+    // day SQLite computes in this machine's time zone.
+    migrator.registerMigration("v2: the local day of each answer") { db in
+      try db.alter(table: "answer") { t in
+        t.add(column: "day", .integer).notNull().defaults(to: 0)  // days since 1970-01-01, local time
+      }
+      try db.execute(
+        sql: """
+          UPDATE answer SET day =
+            CAST(strftime('%s', date(answeredAt / 1000, 'unixepoch', 'localtime')) AS INTEGER) / 86400
+          """)
+      try db.create(index: "answer_by_day", on: "answer", columns: ["profile", "mode", "day"])
+    }
     return migrator
   }
 }

@@ -1,3 +1,5 @@
+import ReckonSession
+
 /// The command line. Parsed by hand: swift-argument-parser's reflection cost about two
 /// thirds of Reckon's start-up instructions (measured with callgrind), and four flags do not
 /// need it.
@@ -5,6 +7,7 @@ struct Options: Equatable {
   var expressions: [String] = []
   var files: [String] = []
   var dataDir: String?
+  var profile: String?
   var showHelp = false
   var showVersion = false
 
@@ -41,6 +44,10 @@ struct Options: Equatable {
         options.dataDir = try value(for: argument)
       } else if argument.hasPrefix("--data-dir=") {
         options.dataDir = String(argument.dropFirst("--data-dir=".count))
+      } else if argument == "--profile" || argument.hasPrefix("--profile=") {
+        let name = argument == "--profile" ? try value(for: argument) : String(argument.dropFirst("--profile=".count))
+        if let problem = Profiles.problem(with: name) { throw UsageError(message: "--profile: \(problem)") }
+        options.profile = name
       } else if argument == "-h" || argument == "--help" {
         options.showHelp = true
       } else if argument == "--version" {
@@ -56,7 +63,7 @@ struct Options: Equatable {
   static let help = """
     reckon: an exact calculator REPL, with tips and bill splitting.
 
-    Usage: reckon [-e EXPR]... [--data-dir DIR] [FILE...]
+    Usage: reckon [-e EXPR]... [--data-dir DIR] [--profile NAME] [FILE...]
 
     With no EXPR or FILE and a terminal, Reckon starts its prompt (type help there).
     Otherwise it evaluates each -e EXPR, then each FILE (- is standard input), or
@@ -69,6 +76,8 @@ struct Options: Equatable {
     Options:
       -e, --expression EXPR   evaluate EXPR and print the result (repeatable)
       --data-dir DIR          keep all of Reckon's files in DIR
+      --profile NAME          whose settings and progress to use (default: your
+                              login name)
       -h, --help              show this help
       --version               show the version
 
@@ -81,6 +90,8 @@ struct Options: Equatable {
       reckon bill.txt                 evaluate a file
 
     Files: history in $XDG_STATE_HOME/reckon/history (~/.local/state/reckon);
-    RECKON_HOME=DIR or --data-dir DIR keeps all of Reckon's files in DIR.
+    settings, profiles and progress in $XDG_DATA_HOME/reckon/reckon.sqlite
+    (~/.local/share/reckon); RECKON_HOME=DIR or --data-dir DIR keeps all of
+    Reckon's files in DIR.
     """
 }

@@ -1,5 +1,6 @@
 import Glibc
 import ReckonSession
+import ReckonStore
 
 /// The entry point: flags, then the loop that fits how Reckon was started.
 @main
@@ -29,13 +30,16 @@ enum ReckonCommand {
 
   static func run(_ options: Options) -> Bool {
     let terminal = Terminal()
-    var session = Session(clock: SystemClock(), random: systemRandom())
+    let paths = DataPaths(dataDir: options.dataDir)
+    var session = Session(
+      clock: SystemClock(), random: systemRandom(), store: LazyStore(path: paths.database),
+      profile: options.profile ?? Profiles.initial(loginName: loginName()))
     var runner = Runner(terminal: terminal)
+    runner.startup = Reply(session.restoreSettings())
     if !options.expressions.isEmpty || !options.files.isEmpty {
       return runner.runExpressionsAndFiles(options.expressions, options.files, session: &session)
     }
     if terminal.interactive {
-      let paths = DataPaths(dataDir: options.dataDir)
       return runner.runInteractive(session: &session, historyFile: paths.history)
     }
     return runner.runStandardInput(session: &session)

@@ -48,6 +48,10 @@ struct Renderer {
       case .warning(let text):
         out.flush()
         err.line(interactive ? paint("warning: " + text, .warning, enabled: errorColour) : "reckon: warning: " + text)
+      case .grid(let grid):
+        for line in Renderer.layout(grid, colour: colour) { out.line(line) }
+      case .chart(let bars):
+        for line in Renderer.layout(bars) { out.line(line) }
       case .clearScreen:
         if colour || interactive { out.write("\u{1B}[H\u{1B}[2J") }
       case .error(let d, let source):
@@ -62,6 +66,53 @@ struct Renderer {
           err.line("reckon: \(location()):\(d.column): error: \(d.message)")
         }
       }
+    }
+  }
+
+  /// A mastery grid: on a terminal each cell is the fact's answer in the mastery's colour;
+  /// without colour, the mastery's symbol.
+  static func layout(_ grid: MasteryGrid, colour: Bool) -> [String] {
+    let cellWidth =
+      max(
+        grid.columns.map { String($0).count }.max() ?? 1,
+        colour ? grid.cells.joined().map(\.answer.count).max() ?? 1 : 1) + 1
+    let labelWidth = max(grid.rows.map { String($0).count }.max() ?? 1, grid.corner.count) + 2
+    func pad(_ text: String, _ width: Int) -> String {
+      String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+    var lines = [pad(grid.corner, labelWidth) + " " + grid.columns.map { pad(String($0), cellWidth) }.joined()]
+    if colour { lines[0] = "\u{1B}[1m\(lines[0])\u{1B}[0m" }
+    for (row, cells) in zip(grid.rows, grid.cells) {
+      let body = cells.map { cell -> String in
+        guard colour else { return pad(cell.mastery.symbol, cellWidth) }
+        let style: Style =
+          switch cell.mastery {
+          case .known: .right
+          case .familiar: .warning
+          case .learning: .error
+          case .new: .dim
+          }
+        return String(repeating: " ", count: cellWidth - cell.answer.count)
+          + "\u{1B}[\(style.rawValue)m\(cell.answer)\u{1B}[0m"
+      }
+      lines.append(pad(String(row), labelWidth) + " " + body.joined())
+    }
+    return lines
+  }
+
+  /// A bar chart: label, a bar as long as its value allows (at most 30 blocks), then the text.
+  static func layout(_ bars: [ChartBar]) -> [String] {
+    let most = bars.map(\.value).max() ?? 0
+    let longest = 30
+    let labelWidth = bars.map(\.label.count).max() ?? 0
+    let lengths = bars.map { most == 0 || $0.value == 0 ? 0 : max(1, $0.value * longest / most) }
+    let barWidth = lengths.max() ?? 0
+    return zip(bars, lengths).map { bar, length in
+      let line =
+        "  " + bar.label + String(repeating: " ", count: labelWidth - bar.label.count) + "  "
+        + String(repeating: "█", count: length)
+        + String(repeating: " ", count: barWidth - length) + "  " + bar.text
+      return String(line.reversed().drop { $0 == " " }.reversed())
     }
   }
 

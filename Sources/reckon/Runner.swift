@@ -15,12 +15,17 @@ struct Runner {
     renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: false)
   }
 
+  /// What start-up has to say (a damaged database moved aside, say): shown first by
+  /// whichever loop runs.
+  var startup = Reply()
+
   /// Evaluates each `-e` expression, then each file (`-` is standard input). `-e` lines are
   /// located as `-e:LINE:COLUMN`, counting lines across all the `-e` flags; file lines as
   /// `FILE:LINE:COLUMN`.
   mutating func runExpressionsAndFiles(_ expressions: [String], _ files: [String], session: inout Session) -> Bool {
     var ok = true
     var lineNumber = 0
+    renderer.render(startup, prompt: "", location: "", out: &out, err: &err)
     for expression in expressions {
       for line in expression.split(separator: "\n", omittingEmptySubsequences: false) {
         lineNumber += 1
@@ -55,6 +60,7 @@ struct Runner {
   /// Evaluates piped standard input line by line, with no prompt; errors as `<stdin>:LINE:COLUMN`.
   mutating func runStandardInput(session: inout Session) -> Bool {
     var ok = true
+    renderer.render(startup, prompt: "", location: "", out: &out, err: &err)
     _ = runLines(from: 0, named: "<stdin>", session: &session, ok: &ok)
     return finish(&session, ok)
   }
@@ -65,8 +71,11 @@ struct Runner {
     var lineNumber = 0
     while let line = reader.next() {
       lineNumber += 1
+      let inMode = !session.isInCalculator
       if !step(line, session: &session, source: name, line: lineNumber, ok: &ok) { return false }
-      if terminal.stdinIsTTY && fd == 0 { out.flush() }
+      // Inside a drill every reply is shown at once: a question waits for its answer, and what
+      // is on screen has been saved (a script driving the drill can wait for it).
+      if (terminal.stdinIsTTY && fd == 0) || inMode || !session.isInCalculator { out.flush() }
     }
     return true
   }
@@ -109,6 +118,7 @@ struct Runner {
     for warning in editor.warnings {
       renderer.render(Reply([.warning(warning)]), prompt: "", location: "", out: &out, err: &err)
     }
+    renderer.render(startup, prompt: "", location: "", out: &out, err: &err)
     out.line(
       renderer.paint(
         "Reckon — exact calculator. Type help for commands, quit to leave.", .dim, enabled: terminal.colour))

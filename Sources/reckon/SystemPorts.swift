@@ -1,12 +1,19 @@
 import Glibc
 import ReckonSession
 
-/// The real clock.
+/// The real clock, in the time zone the C library finds (TZ, /etc/localtime).
 struct SystemClock: Clock {
   func nowMilliseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+  }
+
+  func utcOffsetSeconds(atMilliseconds milliseconds: Int64) -> Int {
+    var seconds = time_t(milliseconds / 1000)
+    var parts = tm()
+    guard localtime_r(&seconds, &parts) != nil else { return 0 }
+    return parts.tm_gmtoff
   }
 }
 
@@ -14,4 +21,11 @@ struct SystemClock: Clock {
 func systemRandom() -> SeededRandom {
   var generator = SystemRandomNumberGenerator()
   return SeededRandom(seed: generator.next())
+}
+
+/// Who is using Reckon: the login name, which is the profile a session starts with.
+func loginName() -> String? {
+  if let user = Terminal.variable("USER"), !user.isEmpty { return user }
+  guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
+  return String(cString: name)
 }

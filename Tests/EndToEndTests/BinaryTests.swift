@@ -330,7 +330,7 @@ import Testing
 // MARK: - Running the binary
 
 /// The outcome of one run of `reckon`.
-private struct ReckonRun {
+struct ReckonRun {
   var stdoutBytes: Data
   var stderrBytes: Data
   var status: Int32
@@ -346,7 +346,7 @@ private struct ReckonRun {
 }
 
 /// Runs the built `reckon` with a clean environment.
-private enum ReckonProcess {
+enum ReckonProcess {
   struct Failure: Error, CustomStringConvertible {
     let description: String
   }
@@ -362,14 +362,15 @@ private enum ReckonProcess {
   ///     temporary folder, `TERM=xterm`, `PATH`).
   ///   - mergingStderr: send stderr to the same file as stdout (like `2>&1`); the result's
   ///     `stdout` then holds both, in the order written.
+  ///   - executable: the binary to run; the debug build by default.
   static func run(
     _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
-    directory: String? = nil, mergingStderr: Bool = false, timeout: Double = 60
+    directory: String? = nil, mergingStderr: Bool = false, timeout: Double = 60, executable: String? = nil
   ) throws -> ReckonRun {
     let scratch = try TemporaryFolder()
     defer { scratch.remove() }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try ReckonBinary.path())
+    process.executableURL = URL(fileURLWithPath: try executable ?? ReckonBinary.debug())
     process.arguments = arguments
     var fullEnvironment = [
       "RECKON_HOME": scratch.path, "HOME": scratch.path, "TERM": "xterm",
@@ -430,27 +431,8 @@ private enum ReckonProcess {
   }
 }
 
-/// Finds the `reckon` executable for the batch-mode tests.
-private enum ReckonBinary {
-  /// `reckon` sits next to the test bundle (SwiftPM builds both into one folder); failing
-  /// that, the nearest `.build/debug/reckon` above this source file.
-  static func path(sourceFile: String = #filePath) throws -> String {
-    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let beside = executable.deletingLastPathComponent().appendingPathComponent("reckon").path
-    if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-    var folder = URL(fileURLWithPath: sourceFile).deletingLastPathComponent()
-    while folder.path != "/" {
-      let candidate = folder.appendingPathComponent(".build/debug/reckon").path
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      folder = folder.deletingLastPathComponent()
-    }
-    throw ReckonProcess.Failure(
-      description: "reckon is neither next to \(executable.path) nor in a .build/debug above \(sourceFile)")
-  }
-}
-
 /// A new folder under the system's temporary folder; `remove()` deletes it and all it holds.
-private struct TemporaryFolder {
+struct TemporaryFolder {
   let path: String
 
   init() throws {

@@ -161,6 +161,40 @@ import Testing
     #expect(try terminal.waitForExit() == .exited(0))
   }
 
+  /// `stats` on a terminal shows each fact's answer in the colour of its mastery; under
+  /// NO_COLOR the grid uses symbols instead, and no colour at all is written.
+  @Test func statsGridIsColouredOnATerminalAndSymbolsUnderNoColour() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    typealias Key = PseudoTerminal.Key
+    let coloured = try Self.startReckon(home: home)
+    defer { coloured.close() }
+    try coloured.send("drill 3 count 2" + Key.enter)
+    try coloured.expect("drill 3× 1/2> ")
+    try coloured.send("6" + Key.enter)
+    try coloured.expect("drill 3× 2/2> ")
+    try coloured.send("10" + Key.enter)
+    try coloured.expect("reckon> ")
+    try coloured.send("stats" + Key.enter)
+    let stats = try coloured.expect("reckon> ")
+    #expect(stats.contains("Progress for"))
+    // 3 × 2 was right (box 2: yellow), 3 × 3 wrong (box 1: red), 3 × 4 never asked (dim).
+    #expect(coloured.rawOutput.contains("\u{1B}[33m6\u{1B}[0m"))
+    #expect(coloured.rawOutput.contains("\u{1B}[31m9\u{1B}[0m"))
+    #expect(coloured.rawOutput.contains("\u{1B}[2m12\u{1B}[0m"))
+    try coloured.send(Key.ctrlD)
+    #expect(try coloured.waitForExit() == .exited(0))
+
+    let plain = try Self.startReckon(home: home, environment: ["NO_COLOR": "1"])
+    defer { plain.close() }
+    try plain.send("stats" + Key.enter)
+    let lines = Self.lines(try plain.expect("reckon> "))
+    #expect(lines.contains { $0.hasPrefix("3   ◐  ○  ·") })
+    for colour in ["\u{1B}[31m", "\u{1B}[32m", "\u{1B}[33m", "\u{1B}[2m"] { #expect(!plain.rawOutput.contains(colour)) }
+    try plain.send(Key.ctrlD)
+    #expect(try plain.waitForExit() == .exited(0))
+  }
+
   /// Starts reckon on a new terminal with `home` as its HOME and RECKON_HOME (entries in
   /// `environment` override; an empty value leaves the variable out), and waits for the
   /// first prompt.
@@ -169,7 +203,7 @@ import Testing
   {
     let base = ["RECKON_HOME": home, "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
     let merged = base.merging(environment) { $1 }.filter { !$0.value.isEmpty }
-    let terminal = try PseudoTerminal(executable: try reckonPath(), environment: merged, columns: columns)
+    let terminal = try PseudoTerminal(executable: try ReckonBinary.debug(), environment: merged, columns: columns)
     try terminal.expect("reckon> ")
     return terminal
   }
@@ -178,32 +212,6 @@ import Testing
   static func lines(_ text: String) -> [String] {
     text.split(separator: "\n", omittingEmptySubsequences: false)
       .map { $0.trimmingCharacters(in: .whitespaces) }
-  }
-
-  /// `reckon` sits next to the test bundle (SwiftPM builds both into the same
-  /// folder); otherwise look upward for `.build/debug/reckon`.
-  static func reckonPath() throws -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard length > 0 else {
-      throw PseudoTerminal.Failure(message: "cannot resolve /proc/self/exe", output: "")
-    }
-    let executable = String(decoding: buffer[..<length].map(UInt8.init), as: UTF8.self)
-    var folder = Self.parent(of: executable)
-    let besideTests = folder + "/reckon"
-    if access(besideTests, X_OK) == 0 { return besideTests }
-    while !folder.isEmpty {
-      let candidate = folder + "/.build/debug/reckon"
-      if access(candidate, X_OK) == 0 { return candidate }
-      folder = Self.parent(of: folder)
-    }
-    throw PseudoTerminal.Failure(
-      message: "reckon not found next to \(executable) nor in a .build/debug above it", output: "")
-  }
-
-  private static func parent(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
-    return String(path[..<slash])
   }
 
   private static func makeTemporaryFolder() throws -> String {

@@ -50,6 +50,8 @@ final class PseudoTerminal {
 
   /// Everything read so far, with ANSI escape sequences and `\r` removed.
   var output: String { Self.stripANSI(String(decoding: raw, as: UTF8.self)) }
+  /// Everything the program wrote, escape sequences included.
+  var rawOutput: String { String(decoding: raw, as: UTF8.self) }
 
   /// Starts `executable` on a new terminal of `columns` × `rows`.
   /// - Parameter environment: the child's whole environment ("NAME" → value).

@@ -1,3 +1,5 @@
+import Foundation
+import ReckonStore
 import Testing
 
 @testable import ReckonSession
@@ -55,4 +57,84 @@ import Testing
     let doubled = session.handle("price * 2")  // not inside #expect: it mutates the session
     #expect(plain(doubled) == ["25"])
   }
+
+  /// Every scored answer is saved before the next question; skips and shown answers are not.
+  @Test func everyScoredAnswerIsSavedAsItIsGiven() throws {
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    _ = session.handle("drill 6 count 6")
+    for (n, line) in ["12", "19", "", "", "skip", "30", "36"].enumerated() {
+      _ = session.handle(line)
+      let saved = try store.itemTotals(profile: "ada", mode: "drill").values.reduce(0) { $0 + $1.answered }
+      #expect(saved == [1, 2, 2, 2, 2, 3, 4][n], "after \(n + 1) lines")
+    }
+    #expect(
+      try store.itemTotals(profile: "ada", mode: "drill")["6×3"] == ItemTotals(answered: 1, right: 0, milliseconds: 0))
+    #expect(try store.factStates(profile: "ada", mode: "drill")["6×3"]?.box == 1)
+  }
+
+  /// A store that cannot save: one warning, and the drill goes on as if nothing happened.
+  @Test func aStoreThatCannotSaveWarnsOnceAndTheDrillGoesOn() {
+    var session = testSession(store: FailingStore())
+    let start = plain(session.handle("drill 2 count 3"))
+    #expect(start.first == "warning: these drill options could not be saved as your defaults: the disk is full")
+    let first = session.handle("4")
+    let second = session.handle("6")
+    #expect(plain(first) == ["✓ 0.0 s", "warning: progress is not being saved: the disk is full", "Q 2 × 3 = ?"])
+    #expect(plain(second) == ["✓ 0.0 s", "Q 2 × 4 = ?"])
+  }
+
+  /// A data folder that cannot be written: one warning when the drill starts, which then runs
+  /// (and remembers the session's answers in memory).
+  @Test func anUnwritableDataFolderWarnsWhenTheDrillStarts() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-drill-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("not a folder".utf8).write(to: folder)
+    var session = testSession(store: LazyStore(path: folder.path + "/reckon.sqlite"))
+    let start = plain(session.handle("drill 5 count 2"))
+    #expect(start.filter { $0.hasPrefix("warning:") }.count == 1)
+    #expect(start.first?.contains("will not be saved") == true)
+    #expect(start.last == "Q 5 × 2 = ?")
+    #expect(plain(session.handle("10")) == ["✓ 0.0 s", "Q 5 × 3 = ?"])
+    let stats = plain(session.handle("stats"))
+    #expect(stats.first == "Progress for ada: 1 answers, 100% right; 0 of 121 times-table facts known.")
+  }
+
+  /// A review of one fact, missed again and again, ends once it is answered right.
+  @Test func aListRoundEndsWhenItsLastMissedFactIsRight() throws {
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    _ = session.handle("drill 9 count 1")
+    _ = session.handle("1")  // 9 × 2, wrong
+    _ = session.handle("drill review")
+    for _ in 0..<5 {
+      guard case .drill(let drill) = session.mode else { break }
+      #expect(drill.current == Fact(9, 2))
+      _ = session.handle("17")
+    }
+    #expect(!session.isInCalculator)
+    let last = plain(session.handle("18"))
+    #expect(last.first == "✓ 0.0 s")
+    #expect(last.dropFirst().first == "Drill over: 1 right, 5 wrong (16%) in 0:00, 0.0 s a question.")
+    #expect(session.isInCalculator)
+  }
+}
+
+/// A store whose every write fails, as on a full disk.
+final class FailingStore: Store, @unchecked Sendable {
+  func prepareToSave() -> [String] { [] }
+  func takeWarnings() -> [String] { [] }
+  func settings(profile: String) throws(StoreError) -> [String: String] { [:] }
+  func saveSetting(_ key: String, value: String, profile: String) throws(StoreError) {
+    throw StoreError("the disk is full")
+  }
+  func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) { throw StoreError("the disk is full") }
+  func profiles() throws(StoreError) -> [ProfileSummary] { [] }
+  func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
+    throw StoreError("the disk is full")
+  }
+  func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] { [:] }
+  func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals] { [:] }
+  func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity] { [] }
+  func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] { [] }
 }

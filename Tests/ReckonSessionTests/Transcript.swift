@@ -1,6 +1,7 @@
 import Foundation
 import ReckonCore
 import ReckonSession
+import ReckonStore
 
 /// A transcript: lines starting with "> " are typed into the session; the lines after each
 /// are what it must answer, rendered as plain text (see `plain`). Lines starting with "#"
@@ -64,13 +65,21 @@ func plain(_ reply: Reply) -> [String] {
       lines.append("Q " + text)
     case .feedback(_, let text):
       lines.append(text)
+    case .grid(let grid):
+      lines.append("\(grid.corner) | " + grid.columns.map(String.init).joined(separator: " "))
+      for (row, cells) in zip(grid.rows, grid.cells) {
+        lines.append("\(row) | " + cells.map(\.mastery.symbol).joined(separator: " "))
+      }
+    case .chart(let bars):
+      lines += bars.map { "\($0.label) | \($0.value)" + ($0.text.isEmpty ? "" : " | \($0.text)") }
     }
   }
   if reply.shouldExit { lines.append("<exit>") }
   return lines
 }
 
-/// A session with a seeded random source and a manual clock, as every transcript uses.
-func testSession(seed: UInt64 = 42) -> Session {
-  Session(clock: ManualClock(), random: SeededRandom(seed: seed))
+/// A session with a seeded random source and a manual clock, as every transcript uses, and
+/// no store unless one is given.
+func testSession(seed: UInt64 = 42, clock: ManualClock = ManualClock(), store: (any Store)? = nil) -> Session {
+  Session(clock: clock, random: SeededRandom(seed: seed), store: store, profile: "ada")
 }

@@ -1,27 +1,49 @@
+import ReckonStore
 import Testing
 
 @testable import ReckonSession
 
-/// Replays every transcript in Transcripts/ through a fresh session and compares each answer.
+/// Replays every transcript in Transcripts/ through a fresh session on an in-memory SQLite
+/// store, with profile "ada", a seeded random source and a manual clock, and compares each
+/// answer.
+///
+/// Directives: `> @wait 2500` moves the clock on by 2.5 s (`2d`, `3h`, `10m`, `5s` for
+/// days, hours, minutes, seconds); `> @end` is the end of input (Ctrl-D); `> @restart`
+/// leaves Reckon and starts it again on the same store (what follows is what start-up says).
 @Suite struct TranscriptTests {
   @Test(arguments: Transcript.names)
   func replays(_ name: String) throws {
     let transcript = try Transcript.load(name)
     #expect(!transcript.steps.isEmpty)
     let clock = ManualClock()
-    var session = Session(clock: clock, random: SeededRandom(seed: 42))
+    let store = SQLiteStore.inMemory()
+    var session = testSession(clock: clock, store: store)
     for step in transcript.steps {
-      // "> @wait 2500" moves the clock on by 2.5 s; "> @end" is the end of input (Ctrl-D).
       if step.input.hasPrefix("@wait ") {
-        clock.advance(milliseconds: Int64(step.input.dropFirst(6))!)
+        clock.advance(milliseconds: try #require(TranscriptTests.duration(step.input.dropFirst(6))))
         continue
       }
-      let reply = step.input == "@end" ? session.finish() : session.handle(step.input)
-      var got = plain(reply)
+      var got: [String]
+      switch step.input {
+      case "@end":
+        got = plain(session.finish())
+      case "@restart":
+        session = testSession(clock: clock, store: store)
+        got = plain(Reply(session.restoreSettings()))
+      default:
+        got = plain(session.handle(step.input))
+      }
       // A last expected line "[prompt> ]" checks the prompt shown next.
       if let last = step.expected.last, last.hasPrefix("["), last.hasSuffix("]") { got.append("[\(session.prompt)]") }
       #expect(got == step.expected, "\(name):\(step.lineNumber): > \(step.input)")
     }
+  }
+
+  /// `1500` milliseconds, or a number with a unit: `2d`, `3h`, `10m`, `5s`.
+  static func duration(_ text: Substring) -> Int64? {
+    let units: [Character: Int64] = ["d": 86_400_000, "h": 3_600_000, "m": 60_000, "s": 1000]
+    if let unit = text.last.flatMap({ units[$0] }) { return Int64(text.dropLast()).map { $0 * unit } }
+    return Int64(text)
   }
 
   @Test func transcriptsExist() {
@@ -39,10 +61,13 @@ import Testing
     ("m+", ["m+"]),
     ("help t", ["tan", "tip"]),
     ("set d", ["digits"]),
+    ("drill r", ["random", "review"]),
+    ("drill 7 c", ["count"]),
     ("pri", ["price"]),
     ("2*pr", ["price"]),
     ("tip pr", ["price"]),
     ("qu", ["quit"]),
+    ("st", ["stats"]),
     ("2 + qu", []),
   ])
   func completes(_ text: String, _ expected: [String]) {

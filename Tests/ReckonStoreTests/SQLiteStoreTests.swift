@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ReckonSession
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
     #expect(reopened.warnings.isEmpty)
     #expect(try reopened.settings(profile: "ada") == ["digits": "25"])
     #expect(try reopened.settings(profile: "bob") == ["tips": "12 15"])
-    #expect(try reopened.profiles() == ["ada", "bob"])
+    #expect(try reopened.profiles().map(\.name) == ["ada", "bob"])
     let tables = try reopened.writer.read { db in
       try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
     }
@@ -133,10 +134,58 @@ import Testing
     #expect(try LazyStore(path: path).settings(profile: "ada") == ["digits": "14"])
   }
 
-  @Test func anUnwritablePlaceIsAnErrorOnSave() throws {
+  @Test func anUnwritablePlaceWarnsOnceAndKeepsWorkingInMemory() throws {
     let folder = try SQLiteStoreTests.Folder()
     #expect(FileManager.default.createFile(atPath: folder.path + "/blocked", contents: Data()))
     let store = LazyStore(path: folder.path + "/blocked/reckon.sqlite")
-    #expect(throws: StoreError.self) { try store.saveSetting("digits", value: "14", profile: "ada") }
+    let warnings = store.prepareToSave()
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains("will not be saved") == true)
+    #expect(store.prepareToSave().isEmpty)
+    try store.saveSetting("digits", value: "14", profile: "ada")
+    #expect(try store.settings(profile: "ada") == ["digits": "14"])
+  }
+
+  /// Start-up reads the settings through SQLite's C interface; it must agree with GRDB.
+  @Test func theQuickReadAgreesWithTheStore() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    let store = SQLiteStore.open(path: path)
+    try store.saveSetting("digits", value: "14", profile: "ada")
+    try store.saveSetting("tips", value: "12 15 20", profile: "ada")
+    try store.saveSetting("digits", value: "3", profile: "bob")
+    #expect(QuickRead.settings(path: path, profile: "ada") == ["digits": "14", "tips": "12 15 20"])
+    #expect(QuickRead.settings(path: path, profile: "carol") == [:])
+    #expect(try LazyStore(path: path).settings(profile: "ada") == store.settings(profile: "ada"))
+  }
+
+  @Test func theQuickReadGivesUpOnWhatItCannotRead() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let garbage = folder.path + "/garbage.sqlite"
+    try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: garbage))
+    #expect(QuickRead.settings(path: garbage, profile: "ada") == nil)
+    #expect(QuickRead.settings(path: folder.path + "/missing.sqlite", profile: "ada") == nil)
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/missing.sqlite"))
+    let empty = try DatabaseQueue(path: folder.path + "/empty.sqlite")
+    try empty.close()
+    #expect(QuickRead.settings(path: folder.path + "/empty.sqlite", profile: "ada") == nil)
+  }
+
+  /// A damaged database found at start-up is moved aside, and the warning reaches the user
+  /// through the settings read.
+  @Test func aDamagedDatabaseAtStartUpIsMovedAsideWithAWarning() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    var session = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
+    let warnings = session.restoreSettings()
+    #expect(warnings.count == 1)
+    #expect("\(warnings)".contains("was damaged"))
+    let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".corrupt-") }
+    #expect(aside.count == 1)
+    let reply = session.handle("set digits 5")
+    #expect(reply.outputs == [.note("digits: 5")])
+    #expect(QuickRead.settings(path: path, profile: "ada")?["digits"] == "5")
   }
 }

@@ -46,6 +46,10 @@ extension CalculatorMode {
         return try tip(line, from: argumentStart, in: &state)
       case "split":
         return try split(line, from: argumentStart, in: &state)
+      case "profile":
+        return try profile(words, in: &state)
+      case "stats":
+        return try stats(words, in: state)
       default:  // quit, exit
         return Reply(shouldExit: true)
       }
@@ -128,7 +132,12 @@ extension CalculatorMode {
         throw Diagnostic("unknown setting", at: tokens[0].span, hint: "settings: digits, tips")
       }
       let tips = state.settings.tipPresets.map { state.formatter.format($0) + "%" }.joined(separator: " ")
-      return Reply([.table([["setting", "value"], ["digits", "\(state.settings.digits)"], ["tips", tips]])])
+      return Reply([
+        .table([
+          ["setting", "value"], ["digits", "\(state.settings.digits)"], ["tips", tips],
+          ["drill", state.settings.drill.arguments],
+        ])
+      ])
     }
     switch what {
     case "digits":
@@ -164,6 +173,72 @@ extension CalculatorMode {
     default:
       throw Diagnostic("unknown setting '\(what)'", at: tokens[0].span, hint: "settings: digits, tips")
     }
+  }
+
+  /// `stats [drill]`: the drill's progress for the profile.
+  func stats(_ words: [(text: String, span: SourceSpan)], in state: SessionState) throws(Diagnostic) -> Reply {
+    if let what = words.first, what.text.lowercased() != "drill" || words.count > 1 {
+      let extra = what.text.lowercased() == "drill" ? words[1] : what
+      throw Diagnostic("unknown statistics '\(extra.text)'", at: extra.span, hint: "stats, or stats drill")
+    }
+    return Reply(Statistics.report(for: state))
+  }
+
+  /// `profile`: the profiles; `profile NAME`: switch to one (created if new), with its settings.
+  func profile(_ words: [(text: String, span: SourceSpan)], in state: inout SessionState) throws(Diagnostic)
+    -> Reply
+  {
+    guard let word = words.first else { return profiles(state) }
+    if words.count > 1 {
+      throw Diagnostic("a profile name is one word", at: words[1].span, hint: "for example: profile ada")
+    }
+    let name = word.text
+    if let problem = Profiles.problem(with: name) {
+      throw Diagnostic(problem, at: word.span, hint: "for example: profile ada")
+    }
+    guard name != state.profile else { return Reply([.note("Already using profile \(name).")]) }
+    var outputs: [Output] = []
+    var existing: ProfileSummary?
+    if let store = state.store {
+      do {
+        existing = try store.profiles().first { $0.name == name }
+        if existing == nil {
+          outputs += state.prepareStore()
+          try store.addProfile(name, at: state.clock.nowMilliseconds())
+        }
+      } catch {
+        outputs.append(.warning("the profile could not be saved: \(error.message)"))
+      }
+    }
+    state.profile = name
+    outputs += state.loadSettings()
+    let what =
+      existing.map { p in
+        p.answers == 0
+          ? "Profile \(name)." : "Profile \(name): \(p.answers.grouped) answers, last on \(p.lastDay!.iso)."
+      } ?? "New profile \(name). Its progress and settings are kept apart from the others."
+    return Reply([.note(what)] + outputs)
+  }
+
+  func profiles(_ state: SessionState) -> Reply {
+    var list: [ProfileSummary] = []
+    if let store = state.store {
+      do {
+        list = try store.profiles()
+      } catch {
+        return Reply([.note("Profile: \(state.profile)"), .warning("the profiles could not be read: \(error.message)")])
+      }
+    }
+    if !list.contains(where: { $0.name == state.profile }) {
+      list.append(ProfileSummary(name: state.profile, answers: 0, lastDay: nil))
+    }
+    var rows = [["profile", "answers", "last practised"]]
+    for p in list {
+      rows.append([
+        (p.name == state.profile ? "* " : "  ") + p.name, p.answers.grouped, p.lastDay?.iso ?? "–",
+      ])
+    }
+    return Reply([.note("Using profile \(state.profile). Switch with: profile NAME"), .table(rows)])
   }
 
   func tip(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {

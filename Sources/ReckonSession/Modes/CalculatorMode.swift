@@ -32,14 +32,28 @@ public struct CalculatorMode: Sendable {
     }
   }
 
-  /// `drill [options]`: the options given, over the last ones used, start a drill.
+  /// `drill [options]`: the options given, over the last ones used, start a drill (and are
+  /// saved as the profile's defaults). `drill review` and `drill weak` ask facts from the store.
   func startDrill(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
     let words = CalculatorMode.words(of: line, from: argumentStart)
+    if let first = words.first, ["review", "weak"].contains(first.text.lowercased()) {
+      if words.count > 1 {
+        let d = Diagnostic(
+          "drill \(first.text.lowercased()) takes nothing after it", at: words[1].span,
+          hint: "drill review asks the facts that are due; drill weak the ten you know least")
+        return (.error(d, line), nil)
+      }
+      return startListDrill(first.text.lowercased(), in: &state)
+    }
     do {
-      let options = try state.drillDefaults.applying(words.map(\.text))
-      state.drillDefaults = options
+      let options = try state.settings.drill.applying(words.map(\.text))
+      var outputs = state.prepareStore()
+      if options != state.settings.drill {
+        state.settings.drill = options
+        outputs += state.saveSettings(what: "these drill options could not be saved as your defaults")
+      }
       let drill = DrillMode(options: options, state: &state)
-      return (Reply(drill.opening()), .drill(drill))
+      return (Reply(outputs + drill.opening(profile: state.profile)), .drill(drill))
     } catch {
       let span =
         error.wordIndex < words.count
@@ -48,6 +62,37 @@ public struct CalculatorMode: Sendable {
         error.message, at: span, hint: "for example: drill 7, drill 2-12 random count 20, drill + range 20")
       return (.error(d, line), nil)
     }
+  }
+
+  /// `drill review` (the facts due, weakest first) or `drill weak` (the ten known least).
+  func startListDrill(_ name: String, in state: inout SessionState) -> (Reply, Mode?) {
+    guard let store = state.store else {
+      return (Reply([.note("Progress is not being saved in this session, so there is nothing to \(name).")]), nil)
+    }
+    let facts: [Fact]
+    let practised: Bool
+    do {
+      let states = try store.factStates(profile: state.profile, mode: DrillMode.storeMode)
+      practised = !states.isEmpty
+      if name == "review" {
+        facts = FactSelection.due(states, now: state.clock.nowMilliseconds())
+      } else {
+        let totals = try store.itemTotals(profile: state.profile, mode: DrillMode.storeMode)
+        facts = FactSelection.weakest(states, totals: totals, limit: 10)
+      }
+    } catch {
+      return (Reply([.warning("saved progress could not be read: \(error.message)")]), nil)
+    }
+    guard !facts.isEmpty else {
+      let why =
+        practised
+        ? "Nothing is due for review for \(state.profile) just now: every fact practised waits in its box until later."
+        : "\(state.profile) has not practised any facts yet. Start with: drill"
+      return (Reply([.note(why)]), nil)
+    }
+    let outputs = state.prepareStore()
+    let drill = DrillMode(options: state.settings.drill, round: .list(name: name, facts: facts), state: &state)
+    return (Reply(outputs + drill.opening(profile: state.profile)), .drill(drill))
   }
 
   /// The words of a command's arguments (up to a `#` comment), each with its place in the line.
@@ -107,10 +152,14 @@ public struct CalculatorMode: Sendable {
 
   static func completionWords(isFirstWord: Bool, before: String) -> [String] {
     let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    if words.first == "drill" {
+      return (words.count == 1 ? ["review", "weak"] : []) + ["all", "random", "order", "max", "count", "endless"]
+    }
     if words.count == 1 {
       switch words[0] {
       case "help": return Command.all.map(\.name) + Help.topics + Builtins.functionNames
       case "set": return ["digits", "tips"]
+      case "stats": return ["drill"]
       default: break
       }
     }

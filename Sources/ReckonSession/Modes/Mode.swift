@@ -37,7 +37,7 @@ public enum Mode: Sendable {
   func completionWords(isFirstWord: Bool, before: String) -> [String] {
     switch self {
     case .calculator: CalculatorMode.completionWords(isFirstWord: isFirstWord, before: before)
-    case .drill: isFirstWord ? ["quit", "done", "skip", "help"] : []
+    case .drill: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
     }
   }
 }

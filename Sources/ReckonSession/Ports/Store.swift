@@ -1,10 +1,39 @@
 /// Persistence, injected: the session asks for what it needs and never knows it is SQLite.
-/// Later modes (drill, quiz) add their records here.
+///
+/// Every write is its own transaction, finished before the call returns, so whatever the
+/// session has acknowledged on screen is already saved.
 public protocol Store: AnyObject, Sendable {
+  /// Makes ready to save (creating the database if need be) and returns, the first time
+  /// only, what went wrong in words for the user: a folder that cannot be written, a damaged
+  /// file moved aside.
+  func prepareToSave() -> [String]
+  /// What went wrong opening the store, if it has been opened, the first time only; it
+  /// opens nothing.
+  func takeWarnings() -> [String]
+
   /// The settings saved for a profile, as text (`digits` → `20`).
   func settings(profile: String) throws(StoreError) -> [String: String]
   /// Saves one setting for a profile, replacing any earlier value.
   func saveSetting(_ key: String, value: String, profile: String) throws(StoreError)
+
+  /// Creates a profile unless it exists.
+  func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError)
+  /// Every profile with what it has done, by name.
+  func profiles() throws(StoreError) -> [ProfileSummary]
+
+  /// Saves one answer and, when `learning` is given, moves the item's box in the same
+  /// transaction (from the box saved, so two processes drilling at once both count).
+  /// Returns the item's new learning state.
+  @discardableResult
+  func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState?
+  /// The learning state of every item a profile has answered in a mode, by item.
+  func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState]
+  /// How often each item was answered and how well, by item.
+  func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals]
+  /// Answers per local day, from `first` on (days without answers are left out).
+  func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity]
+  /// Every local day with at least one answer in the mode, newest first.
+  func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day]
 }
 
 /// Why the store could not do something, in words for the user.
@@ -12,4 +41,88 @@ public struct StoreError: Error, Sendable, Equatable {
   public var message: String
 
   public init(_ message: String) { self.message = message }
+}
+
+/// One answer given, in any mode.
+public struct AnswerRecord: Sendable, Hashable {
+  public var profile: String
+  /// `drill`, `quiz`, …
+  public var mode: String
+  /// What was asked, as the mode names it (`7×8`).
+  public var item: String
+  /// What was typed.
+  public var given: String
+  public var correct: Bool
+  /// How long the answer took.
+  public var milliseconds: Int64
+  /// When it was given (milliseconds since 1970) and on which local day.
+  public var answeredAt: Int64
+  public var day: Day
+
+  public init(
+    profile: String, mode: String, item: String, given: String, correct: Bool, milliseconds: Int64,
+    answeredAt: Int64, day: Day
+  ) {
+    self.profile = profile
+    self.mode = mode
+    self.item = item
+    self.given = given
+    self.correct = correct
+    self.milliseconds = milliseconds
+    self.answeredAt = answeredAt
+    self.day = day
+  }
+}
+
+/// Where an item stands in the Leitner boxes.
+public struct FactState: Sendable, Hashable {
+  /// 1 (just missed, or new) to `Leitner.boxes` (known).
+  public var box: Int
+  /// When it is next due for review (milliseconds since 1970).
+  public var dueAt: Int64
+
+  public init(box: Int, dueAt: Int64) {
+    self.box = box
+    self.dueAt = dueAt
+  }
+}
+
+/// Answers to one item, all time.
+public struct ItemTotals: Sendable, Hashable {
+  public var answered: Int
+  public var right: Int
+  public var milliseconds: Int64
+
+  public init(answered: Int, right: Int, milliseconds: Int64) {
+    self.answered = answered
+    self.right = right
+    self.milliseconds = milliseconds
+  }
+}
+
+/// Answers on one local day.
+public struct DayActivity: Sendable, Hashable {
+  public var day: Day
+  public var answered: Int
+  public var right: Int
+
+  public init(day: Day, answered: Int, right: Int) {
+    self.day = day
+    self.answered = answered
+    self.right = right
+  }
+}
+
+/// A profile and how much it has done.
+public struct ProfileSummary: Sendable, Hashable {
+  public var name: String
+  public var answers: Int
+  /// The local day of its last answer, if any.
+  public var lastDay: Day?
+
+  public init(name: String, answers: Int, lastDay: Day?) {
+    self.name = name
+    self.answers = answers
+    self.lastDay = lastDay
+  }
 }

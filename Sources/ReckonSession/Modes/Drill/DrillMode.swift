@@ -1,8 +1,21 @@
 /// The times-table drill: a state machine fed one line at a time. It asks a fact, checks the
-/// answer with the session's clock, brings missed facts back 3–5 questions later until they
-/// are answered right, and ends with a summary; the calculator's state is never touched.
+/// answer with the session's clock, saves it (and moves the fact between Leitner boxes),
+/// brings missed facts back 3–5 questions later until they are answered right, and ends with
+/// a summary; the calculator's state is never touched.
 public struct DrillMode: Sendable {
+  /// Where the questions come from.
+  public enum Round: Sendable, Hashable {
+    /// Made from the options: tables in order or at random.
+    case tables
+    /// A fixed list, asked once each (`drill review`, `drill weak`), then the round ends.
+    case list(name: String, facts: [Fact])
+  }
+
+  /// The name answers are saved under.
+  static let storeMode = "drill"
+
   public private(set) var options: DrillOptions
+  public let round: Round
   /// The question on screen and when it appeared (milliseconds, session clock).
   public private(set) var current: Fact
   var shownAt: Int64
@@ -13,6 +26,8 @@ public struct DrillMode: Sendable {
   /// Ordered mode: where the sequence is.
   var tableIndex = 0
   var operand = 2
+  /// A list round: how many of its facts have been asked.
+  var listIndex = 0
   /// Missed facts waiting to come back, with the question number they are due at.
   var retries: [(fact: Fact, due: Int)] = []
   var right = 0
@@ -23,29 +38,49 @@ public struct DrillMode: Sendable {
   let startedAt: Int64
 
   /// Starts a drill: the first question is drawn at once.
-  init(options: DrillOptions, state: inout SessionState) {
+  init(options: DrillOptions, round: Round = .tables, state: inout SessionState) {
     self.options = options
+    self.round = round
     startedAt = state.clock.nowMilliseconds()
     shownAt = startedAt
     current = Fact(options.tables[0], 2, options.operation)
-    current = nextFact(previous: nil, random: &state.random)
+    current = nextFact(at: 1, previous: nil, random: &state.random)!
   }
 
   public var prompt: String {
-    let progress = options.count.map { "\(number)/\($0)" } ?? "\(number)"
-    return "drill \(options.label) \(progress)> "
+    switch round {
+    case .tables:
+      let progress = options.count.map { "\(number)/\($0)" } ?? "\(number)"
+      return "drill \(options.label) \(progress)> "
+    case .list(let name, _):
+      return "drill \(name) \(number)/\(number + remaining)> "
+    }
+  }
+
+  /// Questions still to come in a list round, after the current one.
+  var remaining: Int {
+    guard case .list(_, let facts) = round else { return 0 }
+    return facts.count - listIndex + retries.count
   }
 
   /// The opening lines: what is being drilled, and the first question.
-  func opening() -> [Output] {
-    let order = options.random ? "in random order" : "in order"
-    let round = options.count.map { "\($0) questions" } ?? "until you quit"
-    let tables =
-      options.tables.count == 1
-      ? "the \(options.tables[0]) table" : "tables \(options.tables.first!)–\(options.tables.last!)"
+  func opening(profile: String) -> [Output] {
+    let what: String
+    switch round {
+    case .tables:
+      let order = options.random ? "in random order" : "in order"
+      let count = options.count.map { "\($0) questions" } ?? "until you quit"
+      let tables =
+        options.tables.count == 1
+        ? "the \(options.tables[0]) table" : "tables \(options.tables.first!)–\(options.tables.last!)"
+      what = "\(tables) (\(options.operation.rawValue)) up to \(options.maximum), \(order), \(count)"
+    case .list(let name, let facts):
+      let count = facts.count == 1 ? "1 fact" : "\(facts.count) facts"
+      what = name == "review" ? "review of the \(count) due, weakest first" : "the \(count) you know least"
+    }
     return [
-      .note("Drill: \(tables) (\(options.operation.rawValue)) up to \(options.maximum), \(order), \(round)."),
-      .note("Type the answer. Enter alone shows it; skip, help, quit."),
+      .note("Drill for \(profile): \(what)."),
+      .note("Type the answer. Enter alone shows it; skip, stats, help, quit."),
       .question(current.question),
     ]
   }
@@ -60,6 +95,10 @@ public struct DrillMode: Sendable {
       return (Reply(summary(now: state.clock.nowMilliseconds())), true)
     case "help", "?":
       return (Reply([.note(DrillMode.help), .question(current.question)]), false)
+    case "stats":
+      // The time spent reading the statistics does not count against the question.
+      shownAt = state.clock.nowMilliseconds()
+      return (Reply(Statistics.report(for: state) + [.question(current.question)]), false)
     case "":
       if revealed { return advance(with: [], state: &state) }
       revealed = true
@@ -71,10 +110,10 @@ public struct DrillMode: Sendable {
         return (Reply([.note("type a number (or quit)")]), false)
       }
       if revealed { return advance(with: [.note("not scored: the answer was shown")], state: &state) }
-      let now = state.clock.nowMilliseconds()
-      let elapsed = now - shownAt
+      let elapsed = state.clock.nowMilliseconds() - shownAt
+      let correct = given == current.answer
       var feedback: [Output]
-      if given == current.answer {
+      if correct {
         right += 1
         times.append((current, elapsed))
         feedback = [.feedback(correct: true, "✓ \(DrillMode.seconds(elapsed))")]
@@ -84,6 +123,10 @@ public struct DrillMode: Sendable {
         scheduleRetry(of: current, random: &state.random)
         feedback = [.feedback(correct: false, "✗ \(current.statement)")]
       }
+      // Saved before the next question appears: what was acknowledged is never lost.
+      feedback += state.record(
+        mode: DrillMode.storeMode, item: current.item, given: String(given), correct: correct,
+        milliseconds: elapsed, learning: Leitner())
       return advance(with: feedback, state: &state)
     }
   }
@@ -91,12 +134,15 @@ public struct DrillMode: Sendable {
   /// Moves to the next question, or ends the round when its count is reached.
   mutating func advance(with outputs: [Output], state: inout SessionState) -> (Reply, done: Bool) {
     let now = state.clock.nowMilliseconds()
-    if let count = options.count, number >= count {
+    if case .tables = round, let count = options.count, number >= count {
+      return (Reply(outputs + summary(now: now)), true)
+    }
+    guard let next = nextFact(at: number + 1, previous: current, random: &state.random) else {
       return (Reply(outputs + summary(now: now)), true)
     }
     number += 1
     revealed = false
-    current = nextFact(previous: current, random: &state.random)
+    current = next
     shownAt = now
     return (Reply(outputs + [.question(current.question)]), false)
   }
@@ -113,13 +159,29 @@ public struct DrillMode: Sendable {
     retries.append((fact, due))
   }
 
-  /// The next fact: a retry that is due, else the next in order (or a random one, never the
-  /// same as the last).
-  mutating func nextFact(previous: Fact?, random: inout any RandomSource) -> Fact {
+  /// The fact for question `number`: a retry that is due, else the next of the round. A list round that has
+  /// run out brings its waiting retries forward (never the fact just asked, unless it is the
+  /// only one left), and ends when none are left: nil.
+  mutating func nextFact(at number: Int, previous: Fact?, random: inout any RandomSource) -> Fact? {
     if let index = retries.indices.filter({ retries[$0].due <= number }).min(by: { retries[$0].due < retries[$1].due })
     {
       return retries.remove(at: index).fact
     }
+    switch round {
+    case .list(_, let facts):
+      if listIndex < facts.count {
+        listIndex += 1
+        return facts[listIndex - 1]
+      }
+      let waiting = retries.indices.sorted { retries[$0].due < retries[$1].due }
+      guard let index = waiting.first(where: { retries[$0].fact != previous }) ?? waiting.first else { return nil }
+      return retries.remove(at: index).fact
+    case .tables:
+      return nextFromTables(previous: previous, random: &random)
+    }
+  }
+
+  mutating func nextFromTables(previous: Fact?, random: inout any RandomSource) -> Fact {
     if options.random {
       var fact: Fact
       var tries = 0
@@ -175,7 +237,8 @@ public struct DrillMode: Sendable {
   static let help = """
     Type the answer and press Enter: ✓ or ✗ with the right answer. A missed fact comes back
     a few questions later until you get it right. Enter alone shows the answer (not scored);
-    Enter again moves on. skip moves on too; quit (or done, or Ctrl-D) ends with a summary.
+    Enter again moves on. skip moves on too; stats shows your progress; quit (or done, or
+    Ctrl-D) ends with a summary.
     """
 }
 

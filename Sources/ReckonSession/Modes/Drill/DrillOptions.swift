@@ -53,6 +53,14 @@ public struct DrillOptions: Sendable, Hashable {
     return options
   }
 
+  /// The options as `drill` arguments (`2-9 max 12 order endless ×`): how they are saved,
+  /// read back with `applying`.
+  public var arguments: String {
+    let tables = self.tables.count == 1 ? "\(self.tables[0])" : "\(self.tables.first!)-\(self.tables.last!)"
+    let count = self.count.map { "count \($0)" } ?? "endless"
+    return "\(tables) max \(maximum) \(random ? "random" : "order") \(count) \(operation.rawValue)"
+  }
+
   /// A short name for the prompt: `7×`, `2-9×`, `+`.
   var label: String {
     let tables = self.tables.count == 1 ? "\(self.tables[0])" : "\(self.tables.first!)-\(self.tables.last!)"

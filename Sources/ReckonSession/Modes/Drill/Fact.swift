@@ -34,6 +34,26 @@ public struct Fact: Sendable, Hashable {
   /// The question with its answer: `7 × 8 = 56`.
   public var statement: String { expression + " = \(answer)" }
 
+  /// The fact's name in the store: the sum without spaces (`7×8`, `15−7`, `56÷7`).
+  public var item: String { expression.filter { $0 != " " } }
+
+  /// The fact an item names; nil for anything else.
+  public init?(item: String) {
+    guard let operation = Operation.allCases.first(where: { item.contains($0.rawValue) }) else { return nil }
+    let parts = item.split(separator: Character(operation.rawValue), omittingEmptySubsequences: false)
+    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b > 0 else { return nil }
+    switch operation {
+    case .multiply, .add: self.init(a, b, operation)
+    case .subtract:
+      guard a > b else { return nil }
+      self.init(b, a - b, operation)
+    case .divide:
+      guard a % b == 0, a > 0 else { return nil }
+      self.init(b, a / b, operation)
+    }
+    guard self.item == item else { return nil }
+  }
+
   public var answer: Int {
     switch operation {
     case .multiply: table * operand

@@ -1,0 +1,64 @@
+/// The Leitner system: every item sits in one of five boxes. A wrong answer sends it back
+/// to box 1, due again at once; a right answer moves it up one box, and each box waits
+/// longer before the item is due again (box 2 one day, box 3 three, box 4 a week, box 5 two
+/// weeks).
+///
+/// A right answer moves an item up only when it was due: answering 7 × 8 five times in one
+/// sitting proves less than answering it right on five different days, so it leaves the
+/// item where it is. New items start in box 1 and are due at once.
+public struct Leitner: Sendable, Hashable {
+  public static let boxes = 5
+  /// How long an item waits in each box before it is due again (box 1 first).
+  public static let intervals: [Int64] = [0, 1, 3, 7, 14].map { Int64($0) * 86_400_000 }
+
+  public init() {}
+
+  /// Where an item goes after an answer at `now`.
+  public func next(after state: FactState?, correct: Bool, at now: Int64) -> FactState {
+    guard correct else { return FactState(box: 1, dueAt: now) }
+    let current = state ?? FactState(box: 1, dueAt: now)
+    guard current.dueAt <= now else { return current }
+    let box = min(current.box + 1, Leitner.boxes)
+    return FactState(box: box, dueAt: now + Leitner.intervals[box - 1])
+  }
+}
+
+/// How well an item is known, at a glance: what a cell of the `stats` grid shows.
+public enum Mastery: Int, Sendable, Hashable, CaseIterable {
+  /// Never answered.
+  case new
+  /// Box 1: missed lately, or only just met.
+  case learning
+  /// Boxes 2 and 3.
+  case familiar
+  /// Boxes 4 and 5.
+  case known
+
+  public init(_ state: FactState?) {
+    switch state?.box {
+    case nil: self = .new
+    case 1?: self = .learning
+    case 2?, 3?: self = .familiar
+    default: self = .known
+    }
+  }
+
+  /// The symbol used where there is no colour.
+  public var symbol: String {
+    switch self {
+    case .new: "·"
+    case .learning: "○"
+    case .familiar: "◐"
+    case .known: "●"
+    }
+  }
+
+  public var name: String {
+    switch self {
+    case .new: "not practised"
+    case .learning: "learning"
+    case .familiar: "getting there"
+    case .known: "known"
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import ReckonCore
+
+/// `stats`: what the current profile's drilling adds up to, read from the store.
+enum Statistics {
+  /// The grid's tables and multipliers.
+  static let gridRange = 2...12
+  /// Days in the activity chart, today included.
+  static let chartDays = 14
+
+  static func report(for state: SessionState) -> [Output] {
+    guard let store = state.store else {
+      return [.note("Progress is not being saved in this session, so there are no statistics.")]
+    }
+    let mode = DrillMode.storeMode
+    let profile = state.profile
+    let today = state.clock.today()
+    let states: [String: FactState]
+    let totals: [String: ItemTotals]
+    let activity: [DayActivity]
+    let days: [Day]
+    do {
+      states = try store.factStates(profile: profile, mode: mode)
+      totals = try store.itemTotals(profile: profile, mode: mode)
+      activity = try store.activity(profile: profile, mode: mode, from: today.advanced(by: 1 - chartDays))
+      days = try store.practiceDays(profile: profile, mode: mode)
+    } catch {
+      return [.warning("the statistics could not be read: \(error.message)")]
+    }
+    let answered = totals.values.reduce(0) { $0 + $1.answered }
+    guard answered > 0 else {
+      return [.note("No drill answers yet for \(profile). Start with: drill")]
+    }
+    let right = totals.values.reduce(0) { $0 + $1.right }
+    var outputs: [Output] = []
+    let known = gridFacts.filter { Mastery(states[$0.item]) == .known }.count
+    outputs.append(
+      .note(
+        "Progress for \(profile): \(answered.grouped) answers, \(percent(right, of: answered)) right; "
+          + "\(known) of \(gridFacts.count) times-table facts known."))
+    outputs.append(.note(streakLine(days: days, today: today)))
+    outputs.append(.grid(grid(states)))
+    outputs.append(.note(Mastery.allCases.reversed().map { "\($0.symbol) \($0.name)" }.joined(separator: "   ")))
+    outputs.append(.note("Last \(chartDays) days (answers a day, and how many were right):"))
+    outputs.append(.chart(chart(activity, today: today)))
+    let now = state.clock.nowMilliseconds()
+    let due = FactSelection.due(states, now: now).count
+    // The weakest facts worth naming: missed last time, or missed more than once in three.
+    let weakest = FactSelection.weakest(states, totals: totals, limit: 5).filter { fact in
+      let t = totals[fact.item]!
+      return states[fact.item]?.box == 1 || (t.answered - t.right) * 3 > t.answered
+    }
+    if !weakest.isEmpty {
+      outputs.append(
+        .note(
+          "Weakest: "
+            + weakest.map { fact in
+              let t = totals[fact.item]!
+              return "\(fact.expression) (\(t.right)/\(t.answered))"
+            }.joined(separator: ", ")))
+    }
+    outputs.append(
+      .note(
+        due == 0
+          ? "Nothing is due for review." : "\(due) \(due == 1 ? "fact is" : "facts are") due for review: drill review"))
+    return outputs
+  }
+
+  /// Every × fact of the grid, row by row.
+  static var gridFacts: [Fact] {
+    gridRange.flatMap { table in gridRange.map { Fact(table, $0) } }
+  }
+
+  static func grid(_ states: [String: FactState]) -> MasteryGrid {
+    let range = Array(gridRange)
+    let cells = range.map { table in
+      range.map { operand in
+        let fact = Fact(table, operand)
+        return GridCell(Mastery(states[fact.item]), answer: String(fact.answer))
+      }
+    }
+    return MasteryGrid(corner: Fact.Operation.multiply.rawValue, rows: range, columns: range, cells: cells)
+  }
+
+  static func chart(_ activity: [DayActivity], today: Day) -> [ChartBar] {
+    let byDay = Dictionary(activity.map { ($0.day, $0) }, uniquingKeysWith: { a, _ in a })
+    return (0..<chartDays).reversed().map { back in
+      let day = today.advanced(by: -back)
+      let a = byDay[day] ?? DayActivity(day: day, answered: 0, right: 0)
+      let text = a.answered == 0 ? "" : "\(a.answered.grouped)  \(percent(a.right, of: a.answered))"
+      return ChartBar(label: day.shortLabel, value: a.answered, text: text)
+    }
+  }
+
+  /// The run of consecutive days practised that ends today, or yesterday (today may still come).
+  static func streak(days: [Day], today: Day) -> (length: Int, includesToday: Bool) {
+    let practised = Set(days)
+    let includesToday = practised.contains(today)
+    var day = includesToday ? today : today.advanced(by: -1)
+    var length = 0
+    while practised.contains(day) {
+      length += 1
+      day = day.advanced(by: -1)
+    }
+    return (length, includesToday)
+  }
+
+  static func streakLine(days: [Day], today: Day) -> String {
+    let (length, includesToday) = streak(days: days, today: today)
+    switch (length, includesToday) {
+    case (0, _): return "Streak: none yet. Practise today to start one."
+    case (_, true): return "Streak: \(length) \(length == 1 ? "day" : "days"), today included."
+    default: return "Streak: \(length) \(length == 1 ? "day" : "days"). Practise today to keep it going."
+    }
+  }
+
+  static func percent(_ part: Int, of whole: Int) -> String {
+    whole == 0 ? "–" : "\(part * 100 / whole)%"
+  }
+}
+
+/// Which facts a `drill review` or `drill weak` round asks.
+enum FactSelection {
+  /// The facts due for review at `now`, weakest first: lowest box, then longest overdue.
+  static func due(_ states: [String: FactState], now: Int64) -> [Fact] {
+    states.filter { $0.value.dueAt <= now }
+      .sorted { ($0.value.box, $0.value.dueAt, $0.key) < ($1.value.box, $1.value.dueAt, $1.key) }
+      .compactMap { Fact(item: $0.key) }
+  }
+
+  /// The facts known least: lowest box, then the lowest share right, then the slowest.
+  static func weakest(_ states: [String: FactState], totals: [String: ItemTotals], limit: Int) -> [Fact] {
+    func key(_ item: String) -> (Int, Double, Double) {
+      let t = totals[item] ?? ItemTotals(answered: 0, right: 0, milliseconds: 0)
+      let share = t.answered == 0 ? 0 : Double(t.right) / Double(t.answered)
+      let time = t.answered == 0 ? 0 : Double(t.milliseconds) / Double(t.answered)
+      return (states[item]?.box ?? 1, share, -time)
+    }
+    return totals.keys.filter { totals[$0]!.answered > 0 }
+      .sorted { a, b in
+        let (ka, kb) = (key(a), key(b))
+        return ka != kb ? ka < kb : a < b
+      }
+      .compactMap { Fact(item: $0) }
+      .prefix(limit).map { $0 }
+  }
+}

@@ -1,0 +1,82 @@
+import ReckonCore
+
+/// What every mode shares: the calculator's names, the memory register, the settings, the
+/// profile, and the injected clock, randomness and store. Leaving a mode never touches it.
+public struct SessionState: Sendable {
+  public var environment = Environment()
+  /// The memory register (M+, M−, MR, MC); nil when empty.
+  public var memory: Value?
+  public var settings = Settings()
+  public let clock: any Clock
+  public var random: any RandomSource
+  /// Where progress and settings are kept; nil runs without saving anything.
+  public let store: (any Store)?
+  /// Whose settings and progress these are.
+  public internal(set) var profile: String
+  /// What has failed to save already: the user has been told once, later failures stay quiet.
+  var failedToSave: Set<String> = []
+
+  public init(clock: any Clock, random: any RandomSource, store: (any Store)? = nil, profile: String = "default") {
+    self.clock = clock
+    self.random = random
+    self.store = store
+    self.profile = profile
+  }
+
+  public var formatter: NumberFormatter { settings.formatter }
+
+  // MARK: The store
+
+  /// Loads the profile's saved settings over the defaults; a problem is one warning.
+  mutating func loadSettings() -> [Output] {
+    settings = Settings()
+    guard let store else { return [] }
+    do {
+      settings.restore(try store.settings(profile: profile))
+      return store.takeWarnings().map { .warning($0) }
+    } catch {
+      return [.warning("saved settings could not be read: \(error.message)")]
+    }
+  }
+
+  /// Saves the settings for the profile. A failure becomes one warning, the first time;
+  /// `what` names what was not saved.
+  mutating func saveSettings(what: String = "the setting applies now but could not be saved") -> [Output] {
+    guard let store else { return [] }
+    do {
+      for (key, value) in settings.stored.sorted(by: { $0.key < $1.key }) {
+        try store.saveSetting(key, value: value, profile: profile)
+      }
+      return []
+    } catch {
+      return warnOnce(about: "settings", "\(what): \(error.message)")
+    }
+  }
+
+  /// Gets the store ready before a mode that saves progress; says once what went wrong.
+  func prepareStore() -> [Output] {
+    (store?.prepareToSave() ?? []).map { .warning($0) }
+  }
+
+  /// Saves an answer (and moves its fact between Leitner boxes). A failure becomes one
+  /// warning, the first time; the mode goes on.
+  mutating func record(
+    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, learning: Leitner?
+  ) -> [Output] {
+    guard let store else { return [] }
+    let now = clock.nowMilliseconds()
+    let answer = AnswerRecord(
+      profile: profile, mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds,
+      answeredAt: now, day: clock.day(atMilliseconds: now))
+    do {
+      try store.record(answer, learning: learning)
+      return []
+    } catch {
+      return warnOnce(about: "progress", "progress is not being saved: \(error.message)")
+    }
+  }
+
+  private mutating func warnOnce(about what: String, _ message: String) -> [Output] {
+    failedToSave.insert(what).inserted ? [.warning(message)] : []
+  }
+}

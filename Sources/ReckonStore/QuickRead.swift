@@ -1,0 +1,43 @@
+import GRDBSQLite
+
+/// Reads a profile's settings straight through SQLite's C interface, on one read-only
+/// connection, without migrations.
+///
+/// Every `reckon -e 1+1` needs the settings before it prints, and opening the store through
+/// GRDB (a connection pool, WAL set-up, the migration check, and the Swift runtime's first
+/// protocol-conformance lookups in a large binary) costs about 8 ms, several times the whole
+/// start-up. This costs a fraction of a millisecond. Anything unexpected (no `setting`
+/// table yet, a damaged file, a lock) returns nil, and the caller opens the store properly,
+/// which knows how to deal with it.
+enum QuickRead {
+  static func settings(path: String, profile: String) -> [String: String]? {
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+      sqlite3_close(db)
+      return nil
+    }
+    defer { sqlite3_close(db) }
+    sqlite3_busy_timeout(db, 2000)
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(db, "SELECT key, value FROM setting WHERE profile = ?", -1, &statement, nil) == SQLITE_OK
+    else { return nil }
+    defer { sqlite3_finalize(statement) }
+    // SQLITE_TRANSIENT: SQLite copies the text.
+    guard sqlite3_bind_text(statement, 1, profile, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) == SQLITE_OK
+    else { return nil }
+    var settings: [String: String] = [:]
+    while true {
+      switch sqlite3_step(statement) {
+      case SQLITE_DONE:
+        return settings
+      case SQLITE_ROW:
+        guard let key = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) else {
+          continue
+        }
+        settings[String(cString: key)] = String(cString: value)
+      default:
+        return nil
+      }
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import ReckonSession
+import ReckonStore
+import Testing
+
+/// The drill and its store, through the release binary as it ships: scripted rounds on a
+/// pipe, progress that lasts across runs, and answers that survive `kill -9`.
+@Suite struct DrillEndToEndTests {
+  static func environment(home: String) -> [String: String] {
+    ["RECKON_HOME": home, "HOME": home, "TERM": "xterm", "USER": "tester", "PATH": "/usr/bin:/bin"]
+  }
+
+  /// What the store holds: every answer, oldest first, for a profile.
+  static func answers(in home: String, profile: String) throws -> [(item: String, correct: Bool)] {
+    let queue = try DatabaseQueue(path: home + "/reckon.sqlite")
+    defer { try? queue.close() }
+    return try queue.read { db in
+      try Row.fetchAll(
+        db, sql: "SELECT item, correct FROM answer WHERE profile = ? ORDER BY id", arguments: [profile]
+      ).map { ($0["item"], $0["correct"]) }
+    }
+  }
+
+  @Test func aScriptedRoundPipedIntoTheReleaseBinary() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let script = "x = 6\ndrill 4 count 5\n8\n12\n15\n\n\nfour\nskip\nx * 2\n"
+    let run = try ReckonProcess.run(
+      [], input: Data(script.utf8), environment: Self.environment(home: home.path),
+      executable: try ReckonBinary.release())
+    let lines = run.lines.map { $0.replacing(/\d+\.\d s/, with: "T s").replacing(/in \d+:\d\d/, with: "in M:SS") }
+    #expect(
+      lines == [
+        "6",
+        "Drill for tester: the 4 table (×) up to 12, in order, 5 questions.",
+        "Type the answer. Enter alone shows it; skip, stats, help, quit.",
+        "4 × 2 = ?", "✓ T s",
+        "4 × 3 = ?", "✓ T s",
+        "4 × 4 = ?", "✗ 4 × 4 = 16",
+        "4 × 5 = ?", "4 × 5 = 20  (not scored; Enter for the next question)",
+        "4 × 6 = ?", "type a number (or quit)", "skipped: 4 × 6 = 24",
+        "Drill over: 2 right, 1 wrong (66%) in M:SS, T s a question.",
+        "Missed: 4 × 4 = 16",
+        "Slowest: 4 × 2 (T s), 4 × 3 (T s)",
+        "12",
+      ])
+    #expect(run.stderr == "")
+    #expect(run.status == 0)
+    let saved = try Self.answers(in: home.path, profile: "tester")
+    #expect(saved.map(\.item) == ["4×2", "4×3", "4×4"])
+    #expect(saved.map(\.correct) == [true, true, false])
+
+    // The next run remembers: the options are the profile's defaults, the missed fact is due.
+    let again = try ReckonProcess.run(
+      [], input: Data("drill\nquit\ndrill review\n16\n".utf8), environment: Self.environment(home: home.path),
+      executable: try ReckonBinary.release())
+    #expect(again.lines.first == "Drill for tester: the 4 table (×) up to 12, in order, 5 questions.")
+    #expect(again.lines.contains("Drill for tester: review of the 1 fact due, weakest first."))
+    #expect(again.lines.contains("4 × 4 = ?"))
+    #expect(try Self.answers(in: home.path, profile: "tester").count == 4)
+  }
+
+  /// kill -9 in the middle of a round: the database opens, passes its integrity check, and
+  /// holds every answer that was acknowledged on screen, in order.
+  @Test func killedMidRoundEveryAcknowledgedAnswerIsSaved() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let binary = try ReckonBinary.release()
+    var saved: [(item: String, correct: Bool)] = []
+    for round in 0..<3 {
+      let reckon = try LiveProcess(
+        executable: binary, arguments: ["--profile", "kid"], environment: Self.environment(home: home.path))
+      try reckon.send("drill 6-9 random")
+      var acknowledged: [(item: String, correct: Bool)] = []
+      for n in 0..<(10 + 7 * round) {
+        let question = try reckon.expectLine(matching: /\d+ × \d+ = \?/)
+        let numbers = question.split(separator: " ").compactMap { Int($0) }
+        let correct = n % 4 != 3
+        try reckon.send(String(numbers[0] * numbers[1] + (correct ? 0 : 1)))
+        try reckon.expectLine(matching: /[✓✗] .*/)
+        acknowledged.append(("\(numbers[0])×\(numbers[1])", correct))
+      }
+      // One more answer on its way, not yet acknowledged, when the kill comes: it may or may
+      // not have been saved, but nothing before it may be missing.
+      let question = try reckon.expectLine(matching: /\d+ × \d+ = \?/)
+      let numbers = question.split(separator: " ").compactMap { Int($0) }
+      try reckon.send(String(numbers[0] * numbers[1]))
+      reckon.killNow()
+
+      let queue = try DatabaseQueue(path: home.path + "/reckon.sqlite")
+      #expect(try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
+      try queue.close()
+      let now = try Self.answers(in: home.path, profile: "kid")
+      let added = Array(now.dropFirst(saved.count))
+      #expect(now.prefix(saved.count).map(\.item) == saved.map(\.item), "earlier rounds' answers are intact")
+      #expect(added.count == acknowledged.count || added.count == acknowledged.count + 1)
+      #expect(added.prefix(acknowledged.count).map(\.item) == acknowledged.map(\.item))
+      #expect(added.prefix(acknowledged.count).map(\.correct) == acknowledged.map(\.correct))
+      if added.count > acknowledged.count {
+        #expect(added.last?.item == "\(numbers[0])×\(numbers[1])")
+      }
+      saved = now
+    }
+  }
+
+  @Test func settingsAndProfilesLastAcrossRuns() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let environment = Self.environment(home: home.path)
+    #expect(try ReckonProcess.run(["-e", "set digits 4"], environment: environment).stdout == "digits: 4\n")
+    #expect(try ReckonProcess.run(["-e", "1/3"], environment: environment).stdout == "0.3333…\n")
+    #expect(
+      try ReckonProcess.run(["--profile", "bob", "-e", "1/3"], environment: environment).stdout == "0.3333333333…\n")
+    let bad = try ReckonProcess.run(["--profile", "a b", "-e", "1"], environment: environment)
+    #expect(bad.stderr.hasPrefix("reckon: --profile: a profile name holds only letters"))
+    #expect(bad.status == 2)
+  }
+
+  /// A data folder that cannot be written: one clear warning, and the drill still runs.
+  @Test func anUnwritableDataFolderStillDrills() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let blocked = try home.write("blocked", "a file where the data folder should be")
+    var environment = Self.environment(home: home.path)
+    environment["RECKON_HOME"] = blocked
+    let run = try ReckonProcess.run([], input: Data("drill 2 count 2\n4\n6\n1+1\n".utf8), environment: environment)
+    #expect(run.lines.last == "2")
+    #expect(run.lines.contains("Drill over: 2 right, 0 wrong (100%) in 0:00, 0.0 s a question."))
+    let warnings = run.stderr.split(separator: "\n")
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.hasPrefix("reckon: warning: cannot write to \(blocked)") == true)
+    #expect(run.status == 0)
+  }
+
+  /// A database that is not one: moved aside with a message, a fresh one started.
+  @Test func aDamagedDatabaseIsMovedAside() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    _ = try home.write("reckon.sqlite", Data(repeating: 0x5A, count: 10_000))
+    let run = try ReckonProcess.run(["-e", "1+1"], environment: Self.environment(home: home.path))
+    #expect(run.stdout == "2\n")
+    #expect(run.stderr.hasPrefix("reckon: warning: \(home.path)/reckon.sqlite was damaged"))
+    #expect(run.status == 0)
+    let files = try FileManager.default.contentsOfDirectory(atPath: home.path)
+    #expect(files.contains { $0.hasPrefix("reckon.sqlite.corrupt-") })
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+import ReckonSession
+import Testing
+
+@testable import ReckonStore
+
+/// Answers, Leitner boxes and the statistics read back from them, on real files.
+@Suite struct AnswerStoreTests {
+  static let day0: Int64 = 1_800_000_000_000  // 2027-01-15 08:00 UTC
+
+  static func answer(
+    _ item: String, correct: Bool, at milliseconds: Int64 = day0, profile: String = "ada", mode: String = "drill"
+  ) -> AnswerRecord {
+    AnswerRecord(
+      profile: profile, mode: mode, item: item, given: correct ? "right" : "wrong", correct: correct,
+      milliseconds: 1500, answeredAt: milliseconds, day: Day(milliseconds: milliseconds, utcOffsetSeconds: 0))
+  }
+
+  @Test func answersAndBoxesLastAcrossReopening() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    do {
+      let store = SQLiteStore.open(path: path)
+      try store.record(Self.answer("7×8", correct: true), learning: Leitner())
+      try store.record(Self.answer("7×8", correct: false, at: Self.day0 + 1000), learning: Leitner())
+      try store.record(Self.answer("6×9", correct: true, at: Self.day0 + 86_400_000), learning: Leitner())
+      try store.record(Self.answer("6×9", correct: true, profile: "bob"), learning: nil)
+    }
+    let store = SQLiteStore.open(path: path)
+    let day = Day(milliseconds: Self.day0, utcOffsetSeconds: 0)
+    #expect(
+      try store.factStates(profile: "ada", mode: "drill") == [
+        "7×8": FactState(box: 1, dueAt: Self.day0 + 1000),
+        "6×9": FactState(box: 2, dueAt: Self.day0 + 2 * 86_400_000),
+      ])
+    #expect(
+      try store.itemTotals(profile: "ada", mode: "drill") == [
+        "7×8": ItemTotals(answered: 2, right: 1, milliseconds: 3000),
+        "6×9": ItemTotals(answered: 1, right: 1, milliseconds: 1500),
+      ])
+    #expect(
+      try store.activity(profile: "ada", mode: "drill", from: day) == [
+        DayActivity(day: day, answered: 2, right: 1), DayActivity(day: day.advanced(by: 1), answered: 1, right: 1),
+      ])
+    #expect(try store.activity(profile: "ada", mode: "drill", from: day.advanced(by: 1)).count == 1)
+    #expect(try store.practiceDays(profile: "ada", mode: "drill") == [day.advanced(by: 1), day])
+    #expect(try store.practiceDays(profile: "ada", mode: "quiz") == [])
+    // bob's answer was saved without learning: no box.
+    #expect(try store.factStates(profile: "bob", mode: "drill") == [:])
+    #expect(
+      try store.profiles() == [
+        ProfileSummary(name: "ada", answers: 3, lastDay: day.advanced(by: 1)),
+        ProfileSummary(name: "bob", answers: 1, lastDay: day),
+      ])
+  }
+
+  /// The box moves from the box saved, inside the write: a second process's answers count.
+  @Test func boxesMoveFromWhatIsSaved() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    let one = SQLiteStore.open(path: path)
+    let two = SQLiteStore.open(path: path)
+    let day: Int64 = 86_400_000
+    #expect(
+      try one.record(Self.answer("3×4", correct: true), learning: Leitner())
+        == FactState(box: 2, dueAt: Self.day0 + day))
+    #expect(
+      try two.record(Self.answer("3×4", correct: true, at: Self.day0 + day), learning: Leitner())
+        == FactState(box: 3, dueAt: Self.day0 + 4 * day))
+    #expect(
+      try one.record(Self.answer("3×4", correct: true, at: Self.day0 + 4 * day), learning: Leitner())
+        == FactState(box: 4, dueAt: Self.day0 + 11 * day))
+  }
+
+  /// Two processes' worth of writers on one file, at once: every answer is there, once.
+  @Test func twoWritersRecordingAtOnceLoseNothing() async throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    _ = SQLiteStore.open(path: path)
+    let stores = [SQLiteStore.open(path: path), SQLiteStore.open(path: path)]
+    await withTaskGroup(of: Void.self) { group in
+      for (index, store) in stores.enumerated() {
+        group.addTask {
+          for n in 0..<150 {
+            let item = "\(index + 2)×\(n % 11 + 2)"
+            _ = try? store.record(Self.answer(item, correct: n % 3 != 0, at: Self.day0 + Int64(n)), learning: Leitner())
+          }
+        }
+      }
+    }
+    let store = SQLiteStore.open(path: path)
+    let totals = try store.itemTotals(profile: "ada", mode: "drill")
+    #expect(totals.values.reduce(0) { $0 + $1.answered } == 300)
+    #expect(totals.count == 22)
+    let ids = try await store.writer.read { db in try Int.fetchAll(db, sql: "SELECT id FROM answer") }
+    #expect(Set(ids).count == 300)
+  }
+
+  /// A database written by the first version of the schema gains each answer's day.
+  @Test func aVersionOneDatabaseIsMigrated() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    do {
+      let queue = try DatabaseQueue(path: path)
+      try Schema.migrator.migrate(queue, upTo: "v1: profiles, settings, answers, fact states")
+      try queue.write { db in
+        try db.execute(sql: "INSERT INTO profile (name, createdAt) VALUES ('ada', 0)")
+        try db.execute(
+          sql: """
+            INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt)
+            VALUES ('ada', 'drill', '7×8', '56', 1, 900, ?)
+            """, arguments: [Self.day0])
+      }
+    }
+    let store = SQLiteStore.open(path: path)
+    #expect(store.warnings.isEmpty)
+    var seconds = time_t(Self.day0 / 1000)
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    let local = Day(milliseconds: Self.day0, utcOffsetSeconds: parts.tm_gmtoff)
+    #expect(try store.practiceDays(profile: "ada", mode: "drill") == [local])
+    let applied = try store.writer.read { db in try Schema.migrator.appliedIdentifiers(db) }
+    #expect(applied.count == 2)
+  }
+}
