@@ -19,7 +19,7 @@ public enum Output: Sendable, Hashable {
   case question(String)
   /// The verdict on an answer: ✓ or ✗ and what is worth knowing.
   case feedback(correct: Bool, String)
-  /// How well each fact of a table is known (`stats`).
+  /// How well each fact of a table is known (`stats`), with a legend under it.
   case grid(MasteryGrid)
   /// A small bar chart, one bar a line.
   case chart([ChartBar])

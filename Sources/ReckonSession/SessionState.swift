@@ -43,13 +43,14 @@ public struct SessionState: Sendable {
   /// `what` names what was not saved.
   mutating func saveSettings(what: String = "the setting applies now but could not be saved") -> [Output] {
     guard let store else { return [] }
+    let opening = prepareStore()
     do {
       for (key, value) in settings.stored.sorted(by: { $0.key < $1.key }) {
         try store.saveSetting(key, value: value, profile: profile)
       }
-      return []
+      return opening
     } catch {
-      return warnOnce(about: "settings", "\(what): \(error.message)")
+      return opening + warnOnce(about: "settings", "\(what): \(error.message)")
     }
   }
 
@@ -68,11 +69,12 @@ public struct SessionState: Sendable {
     let answer = AnswerRecord(
       profile: profile, mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds,
       answeredAt: now, day: clock.day(atMilliseconds: now))
+    let opening = prepareStore()
     do {
       try store.record(answer, learning: learning)
-      return []
+      return opening
     } catch {
-      return warnOnce(about: "progress", "progress is not being saved: \(error.message)")
+      return opening + warnOnce(about: "progress", "progress is not being saved: \(error.message)")
     }
   }
 

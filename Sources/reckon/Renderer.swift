@@ -16,6 +16,8 @@ struct Renderer {
     case warning = "33"
     case dim = "2"
     case bold = "1"
+    case known = "1;32"
+    case learning = "4;31"
   }
 
   func paint(_ text: String, _ style: Style, enabled: Bool) -> String {
@@ -46,8 +48,9 @@ struct Renderer {
       case .table(let rows):
         for line in Renderer.layout(rows, colour: colour) { out.line(line) }
       case .warning(let text):
-        out.flush()
+        out.flush()  // in its place among the other lines, when both go to one terminal
         err.line(interactive ? paint("warning: " + text, .warning, enabled: errorColour) : "reckon: warning: " + text)
+        err.flush()
       case .grid(let grid):
         for line in Renderer.layout(grid, colour: colour) { out.line(line) }
       case .chart(let bars):
@@ -69,8 +72,9 @@ struct Renderer {
     }
   }
 
-  /// A mastery grid: on a terminal each cell is the fact's answer in the mastery's colour;
-  /// without colour, the mastery's symbol.
+  /// A mastery grid and its legend: on a terminal each cell is the fact's answer in the
+  /// mastery's style (weight and underline as well as colour, for those who cannot tell red
+  /// from green); without colour, the mastery's symbol.
   static func layout(_ grid: MasteryGrid, colour: Bool) -> [String] {
     let cellWidth =
       max(
@@ -80,23 +84,28 @@ struct Renderer {
     func pad(_ text: String, _ width: Int) -> String {
       String(repeating: " ", count: max(0, width - text.count)) + text
     }
+    func styled(_ text: String, _ mastery: Mastery) -> String {
+      let style: Style =
+        switch mastery {
+        case .known: .known
+        case .familiar: .warning
+        case .learning: .learning
+        case .new: .dim
+        }
+      return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
+    }
     var lines = [pad(grid.corner, labelWidth) + " " + grid.columns.map { pad(String($0), cellWidth) }.joined()]
     if colour { lines[0] = "\u{1B}[1m\(lines[0])\u{1B}[0m" }
     for (row, cells) in zip(grid.rows, grid.cells) {
-      let body = cells.map { cell -> String in
-        guard colour else { return pad(cell.mastery.symbol, cellWidth) }
-        let style: Style =
-          switch cell.mastery {
-          case .known: .right
-          case .familiar: .warning
-          case .learning: .error
-          case .new: .dim
-          }
-        return String(repeating: " ", count: cellWidth - cell.answer.count)
-          + "\u{1B}[\(style.rawValue)m\(cell.answer)\u{1B}[0m"
+      let body = cells.map { cell in
+        colour
+          ? String(repeating: " ", count: max(0, cellWidth - cell.answer.count)) + styled(cell.answer, cell.mastery)
+          : pad(cell.mastery.symbol, cellWidth)
       }
       lines.append(pad(String(row), labelWidth) + " " + body.joined())
     }
+    let legend = Mastery.allCases.reversed().map { colour ? styled($0.name, $0) : "\($0.symbol) \($0.name)" }
+    lines.append("  " + legend.joined(separator: "   "))
     return lines
   }
 

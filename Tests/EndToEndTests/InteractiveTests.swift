@@ -180,7 +180,7 @@ import Testing
     #expect(stats.contains("Progress for"))
     // 3 × 2 was right (box 2: yellow), 3 × 3 wrong (box 1: red), 3 × 4 never asked (dim).
     #expect(coloured.rawOutput.contains("\u{1B}[33m6\u{1B}[0m"))
-    #expect(coloured.rawOutput.contains("\u{1B}[31m9\u{1B}[0m"))
+    #expect(coloured.rawOutput.contains("\u{1B}[4;31m9\u{1B}[0m"))
     #expect(coloured.rawOutput.contains("\u{1B}[2m12\u{1B}[0m"))
     try coloured.send(Key.ctrlD)
     #expect(try coloured.waitForExit() == .exited(0))
@@ -190,7 +190,9 @@ import Testing
     try plain.send("stats" + Key.enter)
     let lines = Self.lines(try plain.expect("reckon> "))
     #expect(lines.contains { $0.hasPrefix("3   ◐  ○  ·") })
-    for colour in ["\u{1B}[31m", "\u{1B}[32m", "\u{1B}[33m", "\u{1B}[2m"] { #expect(!plain.rawOutput.contains(colour)) }
+    for colour in ["\u{1B}[4;31m", "\u{1B}[1;32m", "\u{1B}[33m", "\u{1B}[2m"] {
+      #expect(!plain.rawOutput.contains(colour))
+    }
     try plain.send(Key.ctrlD)
     #expect(try plain.waitForExit() == .exited(0))
   }

@@ -70,6 +70,7 @@ func plain(_ reply: Reply) -> [String] {
       for (row, cells) in zip(grid.rows, grid.cells) {
         lines.append("\(row) | " + cells.map(\.mastery.symbol).joined(separator: " "))
       }
+      lines.append(Mastery.allCases.reversed().map { "\($0.symbol) \($0.name)" }.joined(separator: "   "))
     case .chart(let bars):
       lines += bars.map { "\($0.label) | \($0.value)" + ($0.text.isEmpty ? "" : " | \($0.text)") }
     }

@@ -39,7 +39,6 @@ enum Statistics {
           + "\(known) of \(gridFacts.count) times-table facts known."))
     outputs.append(.note(streakLine(days: days, today: today)))
     outputs.append(.grid(grid(states)))
-    outputs.append(.note(Mastery.allCases.reversed().map { "\($0.symbol) \($0.name)" }.joined(separator: "   ")))
     outputs.append(.note("Last \(chartDays) days (answers a day, and how many were right):"))
     outputs.append(.chart(chart(activity, today: today)))
     let now = state.clock.nowMilliseconds()
@@ -86,7 +85,7 @@ enum Statistics {
     return (0..<chartDays).reversed().map { back in
       let day = today.advanced(by: -back)
       let a = byDay[day] ?? DayActivity(day: day, answered: 0, right: 0)
-      let text = a.answered == 0 ? "" : "\(a.answered.grouped)  \(percent(a.right, of: a.answered))"
+      let text = a.answered == 0 ? "–" : "\(a.answered.grouped)  \(percent(a.right, of: a.answered))"
       return ChartBar(label: day.shortLabel, value: a.answered, text: text)
     }
   }
