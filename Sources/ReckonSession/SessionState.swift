@@ -45,7 +45,7 @@ public struct SessionState: Sendable {
     guard let store else { return [] }
     let opening = prepareStore()
     do {
-      for (key, value) in settings.stored.sorted(by: { $0.key < $1.key }) {
+      for (key, value) in settings.stored.pairs {
         try store.saveSetting(key, value: value, profile: profile)
       }
       return opening

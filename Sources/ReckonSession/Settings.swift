@@ -16,17 +16,17 @@ public struct Settings: Sendable, Hashable {
   public var formatter: NumberFormatter { NumberFormatter(digits: digits) }
 
   /// The settings as the store keeps them: text by name.
-  public var stored: [String: String] {
+  public var stored: SavedSettings {
     [
       "digits": String(digits),
-      "tips": tipPresets.map { NumberFormatter().format($0) }.joined(separator: " "),
       "drill": drill.arguments,
+      "tips": tipPresets.map { NumberFormatter().format($0) }.joined(separator: " "),
     ]
   }
 
   /// Applies saved settings; values that do not read back (an edited or older database) are
   /// ignored, leaving the default.
-  public mutating func restore(_ stored: [String: String]) {
+  public mutating func restore(_ stored: SavedSettings) {
     if let text = stored["digits"], let n = Int(text), Settings.digitsRange.contains(n) { digits = n }
     if let text = stored["tips"] {
       let presets = text.split(separator: " ").compactMap { Self.percentage(String($0)) }

@@ -49,7 +49,7 @@ public final class LazyStore: Store, @unchecked Sendable {
     return store?.takeWarnings() ?? []
   }
 
-  public func settings(profile: String) throws(StoreError) -> [String: String] {
+  public func settings(profile: String) throws(StoreError) -> SavedSettings {
     if !isOpen {
       guard access(path, F_OK) == 0 else { return [:] }
       if let settings = QuickRead.settings(path: path, profile: profile) { return settings }

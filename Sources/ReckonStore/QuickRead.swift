@@ -1,4 +1,5 @@
 import GRDBSQLite
+import ReckonSession
 
 /// Reads a profile's settings straight through SQLite's C interface, on one read-only
 /// connection, without migrations.
@@ -10,7 +11,7 @@ import GRDBSQLite
 /// table yet, a damaged file, a lock) returns nil, and the caller opens the store properly,
 /// which knows how to deal with it.
 enum QuickRead {
-  static func settings(path: String, profile: String) -> [String: String]? {
+  static func settings(path: String, profile: String) -> SavedSettings? {
     var db: OpaquePointer?
     guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
       sqlite3_close(db)
@@ -25,7 +26,7 @@ enum QuickRead {
     // SQLITE_TRANSIENT: SQLite copies the text.
     guard sqlite3_bind_text(statement, 1, profile, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) == SQLITE_OK
     else { return nil }
-    var settings: [String: String] = [:]
+    var settings = SavedSettings()
     while true {
       switch sqlite3_step(statement) {
       case SQLITE_DONE:
@@ -34,7 +35,7 @@ enum QuickRead {
         guard let key = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) else {
           continue
         }
-        settings[String(cString: key)] = String(cString: value)
+        settings.append(key: String(cString: key), value: String(cString: value))
       default:
         return nil
       }

@@ -88,10 +88,10 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     return warnings
   }
 
-  public func settings(profile: String) throws(StoreError) -> [String: String] {
+  public func settings(profile: String) throws(StoreError) -> SavedSettings {
     try run { db in
       let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE profile = ?", arguments: [profile])
-      return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { $1 })
+      return SavedSettings(rows.map { (key: $0["key"], value: $0["value"]) })
     }
   }
 

@@ -25,7 +25,9 @@ func systemRandom() -> SeededRandom {
 
 /// Who is using Reckon: the login name, which is the profile a session starts with.
 func loginName() -> String? {
-  if let user = Terminal.variable("USER"), !user.isEmpty { return user }
+  for name in ["USER", "LOGNAME"] {
+    if let user = Terminal.variable(name), !user.isEmpty { return user }
+  }
   guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
   return String(cString: name)
 }

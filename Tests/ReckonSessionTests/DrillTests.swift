@@ -124,7 +124,7 @@ import Testing
 final class FailingStore: Store, @unchecked Sendable {
   func prepareToSave() -> [String] { [] }
   func takeWarnings() -> [String] { [] }
-  func settings(profile: String) throws(StoreError) -> [String: String] { [:] }
+  func settings(profile: String) throws(StoreError) -> SavedSettings { [:] }
   func saveSetting(_ key: String, value: String, profile: String) throws(StoreError) {
     throw StoreError("the disk is full")
   }

@@ -12,7 +12,7 @@ public protocol Store: AnyObject, Sendable {
   func takeWarnings() -> [String]
 
   /// The settings saved for a profile, as text (`digits` → `20`).
-  func settings(profile: String) throws(StoreError) -> [String: String]
+  func settings(profile: String) throws(StoreError) -> SavedSettings
   /// Saves one setting for a profile, replacing any earlier value.
   func saveSetting(_ key: String, value: String, profile: String) throws(StoreError)
 
@@ -34,6 +34,36 @@ public protocol Store: AnyObject, Sendable {
   func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity]
   /// Every local day with at least one answer in the mode, newest first.
   func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day]
+}
+
+/// Settings as the store keeps them: text by name.
+///
+/// A list of pairs rather than a dictionary: every start-up reads them, and the first
+/// `Dictionary<String, String>` a process makes costs the Swift runtime a scan of every
+/// protocol conformance in the binary (about 0.4 million instructions here, a tenth of
+/// `reckon -e 1+1`). There are three of them.
+public struct SavedSettings: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+  public private(set) var pairs: [(key: String, value: String)]
+
+  public init(_ pairs: [(key: String, value: String)] = []) { self.pairs = pairs }
+
+  public init(dictionaryLiteral elements: (String, String)...) {
+    pairs = elements.map { (key: $0.0, value: $0.1) }
+  }
+
+  public subscript(key: String) -> String? {
+    pairs.last { $0.key == key }?.value
+  }
+
+  public var count: Int { pairs.count }
+  public var isEmpty: Bool { pairs.isEmpty }
+
+  public mutating func append(key: String, value: String) { pairs.append((key, value)) }
+
+  /// The same names with the same values, in any order.
+  public static func == (a: SavedSettings, b: SavedSettings) -> Bool {
+    a.pairs.count == b.pairs.count && a.pairs.allSatisfy { b[$0.key] == $0.value }
+  }
 }
 
 /// Why the store could not do something, in words for the user.
