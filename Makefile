@@ -8,7 +8,7 @@ PREFIX ?= /usr/local
 
 all:
 	./scripts/deps
-	swift build -c release --static-swift-stdlib
+	swift build -c release --static-swift-stdlib --disable-local-rpath
 
 install: all
 	install -d "$(PREFIX)/bin"
@@ -18,7 +18,7 @@ uninstall:
 	rm -f "$(PREFIX)/bin/reckon"
 
 test:
-	./scripts/deps && swift build -c release --static-swift-stdlib && swift test
+	./scripts/deps && swift build -c release --static-swift-stdlib --disable-local-rpath && swift test
 
 bench:
 	bench/run

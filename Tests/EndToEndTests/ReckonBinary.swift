@@ -21,12 +21,13 @@ enum ReckonBinary {
     throw Missing(description: "reckon is neither next to \(executable.path) nor at \(built)")
   }
 
-  /// The release binary, as it ships (`swift build -c release --static-swift-stdlib`, which the
+  /// The release binary, as it ships (`swift build -c release --static-swift-stdlib --disable-local-rpath`, which the
   /// README's test command runs first). Refused when missing or older than any source file:
   /// the test would prove nothing about the code as it is.
   static func release() throws -> String {
     let path = packageRoot + "/.build/release/reckon"
-    let build = "build it with: swift build -c release --static-swift-stdlib (the README's test command does)"
+    let build =
+      "build it with: swift build -c release --static-swift-stdlib --disable-local-rpath (the README's test command does)"
     guard FileManager.default.isExecutableFile(atPath: path) else {
       throw Missing(description: "there is no release binary at \(path): \(build)")
     }
