@@ -104,6 +104,57 @@ import Testing
     }
   }
 
+  /// Two Reckons drilling one profile on one database at the same moment: every answer of
+  /// both is saved, once.
+  @Test func twoProcessesDrillingAtOnceLoseNothing() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let binary = try ReckonBinary.release()
+    // In order, all right: 3 × 2 … 3 × 12, 4 × 2 … 4 × 12, 3 × 2 … (no misses to reorder it).
+    let facts = (0..<300).map { n in (3 + (n / 11) % 2, 2 + n % 11) }
+    let script = "drill 3-4 count 300\n" + facts.map { "\($0.0 * $0.1)\n" }.joined()
+    let runs = Runs()
+    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+      let run = Result {
+        try ReckonProcess.run(
+          [], input: Data(script.utf8), environment: Self.environment(home: home.path), executable: binary)
+      }
+      runs.add(run)
+    }
+    for run in runs.all {
+      let output = try run.get()
+      #expect(output.status == 0)
+      #expect(output.stderr == "")
+      #expect(output.lines.contains { $0.hasPrefix("Drill over: 300 right, 0 wrong (100%)") })
+    }
+    let saved = try Self.answers(in: home.path, profile: "tester")
+    #expect(saved.count == 600)
+    #expect(saved.allSatisfy { $0.correct })
+    let queue = try DatabaseQueue(path: home.path + "/reckon.sqlite")
+    defer { try? queue.close() }
+    let perItem = try queue.read { db in
+      try Int.fetchAll(db, sql: "SELECT COUNT(*) FROM answer GROUP BY item ORDER BY item")
+    }
+    // 300 questions over 22 facts in turn: the first 14 come up 14 times a run, the other 8
+    // 13 times; two runs, so 28 and 26, none more.
+    #expect(perItem.sorted() == Array(repeating: 26, count: 8) + Array(repeating: 28, count: 14))
+  }
+
+  final class Runs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var runs: [Result<ReckonRun, any Error>] = []
+    func add(_ run: Result<ReckonRun, any Error>) {
+      lock.lock()
+      runs.append(run)
+      lock.unlock()
+    }
+    var all: [Result<ReckonRun, any Error>] {
+      lock.lock()
+      defer { lock.unlock() }
+      return runs
+    }
+  }
+
   @Test func settingsAndProfilesLastAcrossRuns() throws {
     let home = try TemporaryFolder()
     defer { home.remove() }
