@@ -28,7 +28,7 @@ public struct Command: Sendable, Hashable {
       details: "Clears the terminal. Variables, ans, memory and settings stay as they are."),
     Command(
       name: "reset", aliases: [], usage: "reset", summary: "forget variables, ans and memory",
-      details: "Forgets every variable, the last result and the memory register. Settings stay."),
+      details: "Forgets every variable, the last result and the memory. Settings stay."),
     Command(
       name: "m+", aliases: [], usage: "m+ [expr]", summary: "add ans (or expr) to memory",
       details: "Adds the last result, or the value of expr, to the memory (M+)."),
@@ -71,7 +71,7 @@ public struct Command: Sendable, Hashable {
     Command(
       name: "drill", aliases: [], usage: "drill [tables] [options]", summary: "times-table flashcards",
       details: """
-        drill            tables 2–9, in order, until you quit (or the options used last)
+        drill            tables 2–9, in order, until you quit (or the last options)
         drill 7          the 7 table;  drill 2-12  tables 2 to 12;  drill all
         max N            the largest second number (default 12)
         random | order   the order of the questions (default order)
@@ -88,13 +88,13 @@ public struct Command: Sendable, Hashable {
         sends it back to box 1.
         """),
     Command(
-      name: "stats", aliases: [], usage: "stats [drill]", summary: "your drill progress: grid, last 14 days, streak",
+      name: "stats", aliases: [], usage: "stats [drill]", summary: "your drill progress, day by day",
       details: """
-        For the current profile: answers and accuracy, a 2–12 times-table grid of how
-        well each fact is known (● known, ◐ getting there, ○ learning, · not practised;
-        in colour on a terminal), answers a day over the last 14 days, the streak of days
-        practised, the weakest facts and how many are due for review.
-        Also works inside a drill.
+        For the current profile: answers and accuracy; a 2–12 times-table grid
+        of how well each fact is known (● known, ◐ getting there, ○ learning,
+        · not practised; in colour on a terminal); answers a day over the last
+        14 days; the streak of days practised; the weakest facts; and how many
+        are due for review. Also works inside a drill.
         """),
     Command(
       name: "profile", aliases: [], usage: "profile [NAME]", summary: "show the profiles, or switch to NAME",

@@ -1,0 +1,19 @@
+import Testing
+
+@testable import ReckonSession
+
+/// Help fits an 80-column terminal without wrapping, whatever the topic.
+@Suite struct HelpTests {
+  static var topics: [String?] {
+    [nil] + Command.all.map(\.name) + Help.topics
+  }
+
+  @Test(arguments: topics)
+  func helpFitsEightyColumns(_ topic: String?) {
+    for text in Help.text(for: topic) {
+      for line in text.split(separator: "\n") {
+        #expect(line.count <= 80, "help \(topic ?? ""): \(line)")
+      }
+    }
+  }
+}
