@@ -48,7 +48,8 @@ let package = Package(
       swiftSettings: strictImports,
       // Release builds are position-dependent: a PIE spends a quarter of its start-up
       // applying ~70,000 relocations (perf: _dl_relocate_object and its page faults). They
-      // also link SQLite and libstdc++ statically and export no symbols: see linker/README.md.
+      // also link SQLite, libedit and libstdc++ statically and export no symbols: see
+      // linker/README.md.
       linkerSettings: [
         .unsafeFlags(
           [

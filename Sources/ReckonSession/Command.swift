@@ -71,18 +71,20 @@ public struct Command: Sendable, Hashable {
     Command(
       name: "drill", aliases: [], usage: "drill [tables] [options]", summary: "times-table flashcards",
       details: """
-        drill            tables 2–9, in order, until you quit (or the last options)
-        drill 7          the 7 table;  drill 2-12  tables 2 to 12;  drill all
-        max N            the largest second number (default 12)
-        random | order   the order of the questions (default order)
-        count N          a round of N questions (endless: until you quit)
-        + | - | ÷        adding, subtracting or dividing instead (range N: up to N)
+        drill            the drill you did last (at first: tables 2–9, × up to 12,
+                         in order, until you quit)
+        drill 7          the 7 table;  drill 2-12  tables 2 to 12;  drill all  2–9
+        max N            the largest second number (at first 12)
+        random | order   the order of the questions
+        count N          a round of N questions;  endless  until you quit
+        + | - | ÷ | ×    add, subtract, divide (range N: up to N) or multiply
         drill review     the facts due for review, weakest first
         drill weak       the ten facts you know least
+        Options you leave out are kept from your last drill: drill 7 after
+        drill 2-12 random count 20 asks the 7 table at random, 20 questions.
         Type the answer; Enter alone shows it (not scored); skip; stats; quit ends
         with a summary. A missed fact comes back 3 to 5 questions later until you
-        get it right. Every answer is saved to your profile as you give it, and the
-        options you use become the profile's defaults.
+        get it right. Every answer is saved to your profile as you give it.
         Facts move through five Leitner boxes: a right answer on a fact that is due
         moves it up a box (due again after 1, 3, 7, then 14 days); a wrong answer
         sends it back to box 1.

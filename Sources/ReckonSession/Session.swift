@@ -68,7 +68,12 @@ public struct Session: Sendable {
     let before = String(String.UnicodeScalarView(scalars[..<start]))
     let isFirstWord = before.allSatisfy { $0 == " " || $0 == "\t" }
     var candidates = mode.completionWords(isFirstWord: isFirstWord, before: before)
-    if candidates.isEmpty || isFirstWord {
+    let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    if !isInCalculator {
+      // A drill's answers are numbers: only its own words complete.
+    } else if words.count == 1 && words[0] == "profile" {
+      candidates = ((try? state.store?.profiles()) ?? []).map(\.name)
+    } else if candidates.isEmpty || isFirstWord {
       // Functions complete with their "(", ready for the argument.
       candidates += Builtins.functionNames.map { $0 + "(" } + Builtins.constantNames
       candidates += state.environment.variables.keys

@@ -39,15 +39,16 @@ public struct SessionState: Sendable {
     }
   }
 
-  /// Saves the settings for the profile. A failure becomes one warning, the first time;
-  /// `what` names what was not saved.
-  mutating func saveSettings(what: String = "the setting applies now but could not be saved") -> [Output] {
-    guard let store else { return [] }
+  /// Saves one setting of the profile (only that one: another Reckon may have changed the
+  /// others). A failure becomes one warning; `what` names what was not saved.
+  mutating func saveSetting(_ key: String, what: String = "the setting applies now but could not be saved")
+    -> [Output]
+  {
+    guard let store, let value = settings.stored[key] else { return [] }
     let opening = prepareStore()
     do {
-      for (key, value) in settings.stored.pairs {
-        try store.saveSetting(key, value: value, profile: profile)
-      }
+      try store.saveSetting(key, value: value, profile: profile, at: clock.nowMilliseconds())
+      failedToSave.remove("settings")
       return opening
     } catch {
       return opening + warnOnce(about: "settings", "\(what): \(error.message)")
@@ -59,10 +60,11 @@ public struct SessionState: Sendable {
     (store?.prepareToSave() ?? []).map { .warning($0) }
   }
 
-  /// Saves an answer (and moves its fact between Leitner boxes). A failure becomes one
-  /// warning, the first time; the mode goes on.
+  /// Saves an answer (and, when `learns`, moves its fact between Leitner boxes). A failure
+  /// becomes one warning, and the mode goes on; after a save that works, the next failure
+  /// is told again.
   mutating func record(
-    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, learning: Leitner?
+    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, learns: Bool
   ) -> [Output] {
     guard let store else { return [] }
     let now = clock.nowMilliseconds()
@@ -71,11 +73,30 @@ public struct SessionState: Sendable {
       answeredAt: now, day: clock.day(atMilliseconds: now))
     let opening = prepareStore()
     do {
-      try store.record(answer, learning: learning)
+      try store.record(answer, learning: learns ? leitner(at: now) : nil)
+      failedToSave.remove("progress")
       return opening
     } catch {
       return opening + warnOnce(about: "progress", "progress is not being saved: \(error.message)")
     }
+  }
+
+  /// Puts a fact back in Leitner box 1 without an answer (its answer was shown). A failure
+  /// is told like a failed answer.
+  mutating func setBack(mode: String, item: String) -> [Output] {
+    guard let store else { return [] }
+    let opening = prepareStore()
+    do {
+      try store.setBack(item: item, profile: profile, mode: mode, at: clock.nowMilliseconds())
+      return opening
+    } catch {
+      return opening + warnOnce(about: "progress", "progress is not being saved: \(error.message)")
+    }
+  }
+
+  /// The Leitner schedule as of `now`, in local days.
+  func leitner(at now: Int64) -> Leitner {
+    Leitner(utcOffsetSeconds: clock.utcOffsetSeconds(atMilliseconds: now))
   }
 
   private mutating func warnOnce(about what: String, _ message: String) -> [Output] {

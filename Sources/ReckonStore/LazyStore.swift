@@ -23,42 +23,39 @@ public final class LazyStore: Store, @unchecked Sendable {
     return store
   }
 
-  /// The open store, or nil when there is none yet and no file to open.
-  private func existing() -> SQLiteStore? {
-    lock.lock()
-    let store = self.store
-    lock.unlock()
-    if let store { return store }
-    return access(path, F_OK) == 0 ? opened() : nil
-  }
-
-  private var isOpen: Bool {
+  /// The store if it has been opened.
+  private var current: SQLiteStore? {
     lock.lock()
     defer { lock.unlock() }
-    return store != nil
+    return store
   }
+
+  private var fileExists: Bool { access(path, F_OK) == 0 }
+
+  /// The open store, or nil when there is none yet and no file to open.
+  private func existing() -> SQLiteStore? {
+    current ?? (fileExists ? opened() : nil)
+  }
+
+  /// Whether the database has been opened through GRDB (start-up should not need to).
+  var isOpen: Bool { current != nil }
 
   // MARK: Store
 
   public func prepareToSave() -> [String] { opened().takeWarnings() }
 
-  public func takeWarnings() -> [String] {
-    lock.lock()
-    let store = self.store
-    lock.unlock()
-    return store?.takeWarnings() ?? []
-  }
+  public func takeWarnings() -> [String] { current?.takeWarnings() ?? [] }
 
   public func settings(profile: String) throws(StoreError) -> SavedSettings {
     if !isOpen {
-      guard access(path, F_OK) == 0 else { return [:] }
+      guard fileExists else { return [:] }
       if let settings = QuickRead.settings(path: path, profile: profile) { return settings }
     }
     return try opened().settings(profile: profile)
   }
 
-  public func saveSetting(_ key: String, value: String, profile: String) throws(StoreError) {
-    try opened().saveSetting(key, value: value, profile: profile)
+  public func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
+    try opened().saveSetting(key, value: value, profile: profile, at: milliseconds)
   }
 
   public func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) {
@@ -72,6 +69,10 @@ public final class LazyStore: Store, @unchecked Sendable {
   @discardableResult
   public func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
     try opened().record(answer, learning: learning)
+  }
+
+  public func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
+    try opened().setBack(item: item, profile: profile, mode: mode, at: milliseconds)
   }
 
   public func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] {

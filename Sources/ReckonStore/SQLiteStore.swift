@@ -23,7 +23,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
   /// Opens or creates the database at `path` (its folder is created 0700, the file 0600).
   /// `now` names a corrupt file moved aside.
-  public static func open(path: String, now: Date = Date()) -> SQLiteStore {
+  ///
+  /// Several Reckons may start at once on one file: while one sets up WAL mode or runs the
+  /// migrations, the others find it locked, or find a table another has just made. Those
+  /// are passing states, so opening tries again (for up to `patience` seconds) before it
+  /// gives up and runs in memory.
+  public static func open(path: String, now: Date = Date(), patience: Double = 15) -> SQLiteStore {
     let folder = (path as NSString).deletingLastPathComponent
     do {
       try createPrivateFolder(folder)
@@ -31,24 +36,45 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     } catch {
       return inMemory(warning: "cannot write to \(folder) (\(error.message)): progress and settings will not be saved")
     }
-    do {
-      return SQLiteStore(writer: try openPool(path), path: path, warnings: [])
-    } catch let error as DatabaseError where isCorruption(error) {
-      let aside = path + ".corrupt-" + timestamp(now)
+    let deadline = Date().addingTimeInterval(patience)
+    var warnings: [String] = []
+    var attempt = 0
+    while true {
+      attempt += 1
+      let opened = inode(path)
       do {
-        try moveAside(path, to: aside)
-        return SQLiteStore(
-          writer: try openPool(path), path: path,
-          warnings: [
+        return SQLiteStore(writer: try openPool(path), path: path, warnings: warnings)
+      } catch let error as DatabaseError where isCorruption(error) && warnings.isEmpty {
+        // Another Reckon may have replaced the damaged file already: never move its fresh one.
+        guard inode(path) == opened else { continue }
+        let aside = path + ".corrupt-" + timestamp(now)
+        do {
+          try moveAside(path, to: aside)
+          try createPrivateFile(path)
+          warnings.append(
             "\(path) was damaged (\(error.message ?? "not a database")); it was moved to \(aside) and a fresh one started"
-          ])
+          )
+        } catch {
+          // Another Reckon may have moved it aside first: open what is there now.
+          guard Date() < deadline, access(path, F_OK) == 0 || (try? createPrivateFile(path)) != nil else {
+            return inMemory(
+              warning: "\(path) is damaged and could not be replaced: progress and settings will not be saved")
+          }
+          usleep(20_000)
+        }
+      } catch let error as DatabaseError where isPassing(error, attempt: attempt) && Date() < deadline {
+        usleep(useconds_t(min(attempt, 10) * 20_000))
       } catch {
         return inMemory(
-          warning: "\(path) is damaged and could not be replaced: progress and settings will not be saved")
+          warning: "cannot open \(path) (\(describe(error))): progress and settings will not be saved")
       }
-    } catch {
-      return inMemory(warning: "cannot open \(path) (\(error)): progress and settings will not be saved")
     }
+  }
+
+  /// The file's inode number, to tell a file from the one that replaced it.
+  static func inode(_ path: String) -> UInt64? {
+    var info = stat()
+    return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
   }
 
   /// A store that keeps nothing after the process ends.
@@ -70,6 +96,16 @@ public final class SQLiteStore: Store, @unchecked Sendable {
 
   static func isCorruption(_ error: DatabaseError) -> Bool {
     error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+  }
+
+  /// Errors another Reckon opening the same file at the same moment can cause: a lock, or
+  /// (SQLITE_ERROR) a table or column it has just created. Worth trying again.
+  static func isPassing(_ error: DatabaseError, attempt: Int) -> Bool {
+    switch error.resultCode {
+    case .SQLITE_BUSY, .SQLITE_LOCKED: true
+    case .SQLITE_ERROR: attempt <= 10  // a schema this Reckon cannot read stays an error
+    default: false
+    }
   }
 
   // MARK: Store
@@ -95,9 +131,9 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
   }
 
-  public func saveSetting(_ key: String, value: String, profile: String) throws(StoreError) {
+  public func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
     try write { db in
-      try SQLiteStore.ensureProfile(profile, at: SQLiteStore.now(), in: db)
+      try SQLiteStore.ensureProfile(profile, at: milliseconds, in: db)
       try db.execute(
         sql:
           "INSERT INTO setting (profile, key, value) VALUES (?, ?, ?) ON CONFLICT (profile, key) DO UPDATE SET value = excluded.value",
@@ -144,13 +180,15 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         db, sql: "SELECT box, dueAt FROM factState WHERE profile = ? AND mode = ? AND item = ?", arguments: key
       ).map { FactState(box: $0["box"], dueAt: $0["dueAt"]) }
       let next = learning.next(after: current, correct: answer.correct, at: answer.answeredAt)
-      try db.execute(
-        sql: """
-          INSERT INTO factState (profile, mode, item, box, dueAt) VALUES (?, ?, ?, ?, ?)
-          ON CONFLICT (profile, mode, item) DO UPDATE SET box = excluded.box, dueAt = excluded.dueAt
-          """,
-        arguments: key + [next.box, next.dueAt])
+      try SQLiteStore.saveState(next, of: answer.item, profile: answer.profile, mode: answer.mode, in: db)
       return next
+    }
+  }
+
+  public func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
+    try write { db in
+      try SQLiteStore.ensureProfile(profile, at: milliseconds, in: db)
+      try SQLiteStore.saveState(FactState(box: 1, dueAt: milliseconds), of: item, profile: profile, mode: mode, in: db)
     }
   }
 
@@ -204,13 +242,20 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
   }
 
+  static func saveState(_ state: FactState, of item: String, profile: String, mode: String, in db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO factState (profile, mode, item, box, dueAt) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (profile, mode, item) DO UPDATE SET box = excluded.box, dueAt = excluded.dueAt
+        """,
+      arguments: [profile, mode, item, state.box, state.dueAt])
+  }
+
   static func ensureProfile(_ name: String, at milliseconds: Int64, in db: Database) throws {
     try db.execute(
       sql: "INSERT INTO profile (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
       arguments: [name, milliseconds])
   }
-
-  static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
   // MARK: Helpers
 

@@ -61,7 +61,8 @@ struct Options: Equatable {
   }
 
   static let help = """
-    reckon: an exact calculator REPL, with tips and bill splitting.
+    reckon: an exact calculator REPL, with tips and bill splitting, and times-table
+    drills that remember every answer (drill, stats and profile at the prompt).
 
     Usage: reckon [-e EXPR]... [--data-dir DIR] [--profile NAME] [FILE...]
 
@@ -88,6 +89,7 @@ struct Options: Equatable {
       reckon -e 'tip 84.50 18% split 3'
       echo '1/3*3' | reckon           prints 1
       reckon bill.txt                 evaluate a file
+      reckon --profile ada            start the prompt as ada (then: drill 7)
 
     Files: history in $XDG_STATE_HOME/reckon/history (~/.local/state/reckon);
     settings, profiles and progress in $XDG_DATA_HOME/reckon/reckon.sqlite

@@ -21,6 +21,10 @@ struct Renderer {
   }
 
   func paint(_ text: String, _ style: Style, enabled: Bool) -> String {
+    Renderer.paint(text, style, enabled: enabled)
+  }
+
+  static func paint(_ text: String, _ style: Style, enabled: Bool = true) -> String {
     enabled ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
   }
 
@@ -92,10 +96,10 @@ struct Renderer {
         case .learning: .learning
         case .new: .dim
         }
-      return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
+      return paint(text, style)
     }
     var lines = [pad(grid.corner, labelWidth) + " " + grid.columns.map { pad(String($0), cellWidth) }.joined()]
-    if colour { lines[0] = "\u{1B}[1m\(lines[0])\u{1B}[0m" }
+    lines[0] = paint(lines[0], .bold, enabled: colour)
     for (row, cells) in zip(grid.rows, grid.cells) {
       let body = cells.map { cell in
         colour

@@ -128,7 +128,8 @@ struct Runner {
       let prompt = box.session.prompt
       switch editor.readLine(prompt: prompt) {
       case .line(let line):
-        if !line.allSatisfy(\.isWhitespace) { editor.addHistory(line) }
+        // History is for the calculator's lines, not a drill's answers.
+        if box.session.isInCalculator && !line.allSatisfy(\.isWhitespace) { editor.addHistory(line) }
         let reply = box.session.handle(line)
         renderer.width = terminal.columns  // read each time: the window may have been resized
         renderer.render(reply, prompt: prompt, location: "", out: &out, err: &err)

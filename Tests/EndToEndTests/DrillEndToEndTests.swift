@@ -40,7 +40,7 @@ import Testing
         "4 × 4 = ?", "✗ 4 × 4 = 16",
         "4 × 5 = ?", "4 × 5 = 20  (not scored; Enter for the next question)",
         "4 × 6 = ?", "type a number (or quit)", "skipped: 4 × 6 = 24",
-        "Drill over: 2 right, 1 wrong (66%) in M:SS, T s a question.",
+        "Drill over: 2 right, 1 wrong (67%) in M:SS, T s a question.",
         "Missed: 4 × 4 = 16",
         "Slowest: 4 × 2 (T s), 4 × 3 (T s)",
         "12",
@@ -51,14 +51,16 @@ import Testing
     #expect(saved.map(\.item) == ["4×2", "4×3", "4×4"])
     #expect(saved.map(\.correct) == [true, true, false])
 
-    // The next run remembers: the options are the profile's defaults, the missed fact is due.
+    // The next run remembers: the options are the profile's defaults, and the missed fact
+    // and the one whose answer was shown are due.
     let again = try ReckonProcess.run(
-      [], input: Data("drill\nquit\ndrill review\n16\n".utf8), environment: Self.environment(home: home.path),
+      [], input: Data("drill\nquit\ndrill review\n16\n20\n".utf8), environment: Self.environment(home: home.path),
       executable: try ReckonBinary.release())
     #expect(again.lines.first == "Drill for tester: the 4 table (×) up to 12, in order, 5 questions.")
-    #expect(again.lines.contains("Drill for tester: review of the 1 fact due, weakest first."))
+    #expect(again.lines.contains("Drill for tester: review of the 2 facts due, weakest first."))
     #expect(again.lines.contains("4 × 4 = ?"))
-    #expect(try Self.answers(in: home.path, profile: "tester").count == 4)
+    #expect(again.lines.contains("4 × 5 = ?"))
+    #expect(try Self.answers(in: home.path, profile: "tester").count == 5)
   }
 
   /// kill -9 in the middle of a round: the database opens, passes its integrity check, and

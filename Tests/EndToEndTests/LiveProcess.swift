@@ -72,19 +72,4 @@ final class LiveProcess: @unchecked Sendable {
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
   }
-
-  /// Closes stdin and waits for the exit status.
-  func finish(timeout: Double = 10) throws -> Int32 {
-    try input.fileHandleForWriting.close()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(2000) }
-    guard !process.isRunning else { throw Failure(description: "reckon did not exit within \(timeout) s") }
-    return process.terminationStatus
-  }
-
-  var allOutput: String {
-    lock.lock()
-    defer { lock.unlock() }
-    return String(decoding: received, as: UTF8.self)
-  }
 }

@@ -71,6 +71,9 @@ import Testing
     #expect(
       try store.itemTotals(profile: "ada", mode: "drill")["6×3"] == ItemTotals(answered: 1, right: 0, milliseconds: 0))
     #expect(try store.factStates(profile: "ada", mode: "drill")["6×3"]?.box == 1)
+    // 6 × 4's answer was shown: not an answer, but not known either, so back to box 1.
+    #expect(try store.itemTotals(profile: "ada", mode: "drill")["6×4"] == nil)
+    #expect(try store.factStates(profile: "ada", mode: "drill")["6×4"]?.box == 1)
   }
 
   /// A store that cannot save: one warning, and the drill goes on as if nothing happened.
@@ -97,7 +100,7 @@ import Testing
     #expect(start.last == "Q 5 × 2 = ?")
     #expect(plain(session.handle("10")) == ["✓ 0.0 s", "Q 5 × 3 = ?"])
     let stats = plain(session.handle("stats"))
-    #expect(stats.first == "Progress for ada: 1 answers, 100% right; 0 of 121 times-table facts known.")
+    #expect(stats.first == "Progress for ada: 1 answer, 100% right; 0 of 121 times-table facts known.")
   }
 
   /// A review of one fact, missed again and again, ends once it is answered right.
@@ -115,7 +118,7 @@ import Testing
     #expect(!session.isInCalculator)
     let last = plain(session.handle("18"))
     #expect(last.first == "✓ 0.0 s")
-    #expect(last.dropFirst().first == "Drill over: 1 right, 5 wrong (16%) in 0:00, 0.0 s a question.")
+    #expect(last.dropFirst().first == "Drill over: 1 right, 5 wrong (17%) in 0:00, 0.0 s a question.")
     #expect(session.isInCalculator)
   }
 }
@@ -125,12 +128,17 @@ final class FailingStore: Store, @unchecked Sendable {
   func prepareToSave() -> [String] { [] }
   func takeWarnings() -> [String] { [] }
   func settings(profile: String) throws(StoreError) -> SavedSettings { [:] }
-  func saveSetting(_ key: String, value: String, profile: String) throws(StoreError) {
+  func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
     throw StoreError("the disk is full")
   }
-  func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) { throw StoreError("the disk is full") }
+  func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) {
+    throw StoreError("the disk is full")
+  }
   func profiles() throws(StoreError) -> [ProfileSummary] { [] }
   func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
+    throw StoreError("the disk is full")
+  }
+  func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
     throw StoreError("the disk is full")
   }
   func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] { [:] }

@@ -1,3 +1,4 @@
+import ReckonCore
 import Testing
 
 @testable import ReckonSession
@@ -5,7 +6,7 @@ import Testing
 /// Help fits an 80-column terminal without wrapping, whatever the topic.
 @Suite struct HelpTests {
   static var topics: [String?] {
-    [nil] + Command.all.map(\.name) + Help.topics
+    [nil] + Command.all.map(\.name) + Help.topics + Builtins.functionNames
   }
 
   @Test(arguments: topics)
@@ -15,5 +16,9 @@ import Testing
         #expect(line.count <= 80, "help \(topic ?? ""): \(line)")
       }
     }
+  }
+
+  @Test func drillHelpFitsEightyColumns() {
+    for line in DrillMode.help.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
   }
 }

@@ -8,22 +8,32 @@ import Testing
   static let day: Int64 = 86_400_000
   static let now: Int64 = 1_700_000_000_000
 
+  /// 22:13:20 UTC on Tuesday 14 November 2023, and the midnight before it.
+  static let midnight: Int64 = 1_699_920_000_000
+
   @Test(
-    "a right answer moves a due fact up one box; a wrong one sends it to box 1",
+    "a right answer moves a due fact up one box, due from the start of a later day; a wrong one sends it to box 1",
     arguments: [
-      (nil, true, FactState(box: 2, dueAt: now + day)),
+      (nil, true, FactState(box: 2, dueAt: midnight + day)),
       (nil, false, FactState(box: 1, dueAt: now)),
-      (FactState(box: 1, dueAt: now - 5), true, FactState(box: 2, dueAt: now + day)),
-      (FactState(box: 2, dueAt: now), true, FactState(box: 3, dueAt: now + 3 * day)),
-      (FactState(box: 3, dueAt: now - day), true, FactState(box: 4, dueAt: now + 7 * day)),
-      (FactState(box: 4, dueAt: now), true, FactState(box: 5, dueAt: now + 14 * day)),
-      (FactState(box: 5, dueAt: now), true, FactState(box: 5, dueAt: now + 14 * day)),
+      (FactState(box: 1, dueAt: now - 5), true, FactState(box: 2, dueAt: midnight + day)),
+      (FactState(box: 2, dueAt: now), true, FactState(box: 3, dueAt: midnight + 3 * day)),
+      (FactState(box: 3, dueAt: now - day), true, FactState(box: 4, dueAt: midnight + 7 * day)),
+      (FactState(box: 4, dueAt: now), true, FactState(box: 5, dueAt: midnight + 14 * day)),
+      (FactState(box: 5, dueAt: now), true, FactState(box: 5, dueAt: midnight + 14 * day)),
       (FactState(box: 5, dueAt: now + day), false, FactState(box: 1, dueAt: now)),
       // Not due yet: a right answer proves nothing new and changes nothing.
       (FactState(box: 3, dueAt: now + 1), true, FactState(box: 3, dueAt: now + 1)),
     ] as [(FactState?, Bool, FactState)])
   func leitner(_ before: FactState?, _ correct: Bool, _ after: FactState) {
     #expect(Leitner().next(after: before, correct: correct, at: LearningTests.now) == after)
+  }
+
+  /// Three hours east of UTC it is already 01:13 on the 15th: the next day starts at the
+  /// local midnight after that.
+  @Test func daysBeginAtLocalMidnight() {
+    let next = Leitner(utcOffsetSeconds: 3 * 3600).next(after: nil, correct: true, at: LearningTests.now)
+    #expect(next == FactState(box: 2, dueAt: LearningTests.midnight + 2 * LearningTests.day - 3 * 3_600_000))
   }
 
   @Test(

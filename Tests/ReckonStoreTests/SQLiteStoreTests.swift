@@ -25,9 +25,9 @@ import Testing
       #expect(store.warnings.isEmpty)
       #expect(store.path == path)
       #expect(try store.settings(profile: "ada").isEmpty)
-      try store.saveSetting("digits", value: "20", profile: "ada")
-      try store.saveSetting("digits", value: "25", profile: "ada")
-      try store.saveSetting("tips", value: "12 15", profile: "bob")
+      try store.saveSetting("digits", value: "20", profile: "ada", at: 0)
+      try store.saveSetting("digits", value: "25", profile: "ada", at: 0)
+      try store.saveSetting("tips", value: "12 15", profile: "bob", at: 0)
     }
     let reopened = SQLiteStore.open(path: path)
     #expect(reopened.warnings.isEmpty)
@@ -44,7 +44,7 @@ import Testing
     let folder = try Folder()
     let path = folder.path + "/new/reckon.sqlite"
     let store = SQLiteStore.open(path: path)
-    try store.saveSetting("digits", value: "12", profile: "ada")
+    try store.saveSetting("digits", value: "12", profile: "ada", at: 0)
     let file = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     let dir = try FileManager.default.attributesOfItem(atPath: folder.path + "/new")[.posixPermissions] as? Int
     #expect(file == 0o600)
@@ -64,7 +64,7 @@ import Testing
     #expect(aside.count == 1)
     #expect(
       try Data(contentsOf: URL(fileURLWithPath: folder.path + "/" + aside[0])) == Data(repeating: 0x42, count: 8192))
-    try store.saveSetting("digits", value: "30", profile: "ada")
+    try store.saveSetting("digits", value: "30", profile: "ada", at: 0)
     #expect(try SQLiteStore.open(path: path).settings(profile: "ada") == ["digits": "30"])
   }
 
@@ -76,7 +76,7 @@ import Testing
     #expect(store.path == nil)
     #expect(store.warnings.count == 1)
     #expect(store.warnings.first?.contains("will not be saved") == true)
-    try store.saveSetting("digits", value: "15", profile: "ada")
+    try store.saveSetting("digits", value: "15", profile: "ada", at: 0)
     #expect(try store.settings(profile: "ada") == ["digits": "15"])
   }
 
@@ -88,13 +88,61 @@ import Testing
     await withTaskGroup(of: Void.self) { group in
       for (index, store) in stores.enumerated() {
         group.addTask {
-          for n in 0..<200 { try? store.saveSetting("k\(index)-\(n)", value: "\(n)", profile: "p") }
+          for n in 0..<200 { try? store.saveSetting("k\(index)-\(n)", value: "\(n)", profile: "p", at: 0) }
         }
       }
     }
     let settings = try SQLiteStore.open(path: path).settings(profile: "p")
     #expect(settings.count == 400)
     #expect(settings["k1-199"] == "199")
+  }
+
+  /// Several Reckons opening a new file at the same moment: each waits its turn for the
+  /// WAL set-up and the migrations, and none falls back to memory.
+  @Test func openingAtOnceGivesEveryoneTheFile() throws {
+    for _ in 0..<5 {
+      let folder = try Folder()
+      let path = folder.path + "/reckon.sqlite"
+      let stores = Opened()
+      DispatchQueue.concurrentPerform(iterations: 4) { _ in stores.add(SQLiteStore.open(path: path)) }
+      #expect(stores.all.count == 4)
+      for store in stores.all {
+        #expect(store.path == path)
+        #expect(store.warnings.isEmpty)
+      }
+    }
+  }
+
+  final class Opened: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stores: [SQLiteStore] = []
+    func add(_ store: SQLiteStore) {
+      lock.lock()
+      stores.append(store)
+      lock.unlock()
+    }
+    var all: [SQLiteStore] {
+      lock.lock()
+      defer { lock.unlock() }
+      return stores
+    }
+  }
+
+  /// Two sessions on one profile change different settings: each saves only its own, and
+  /// neither undoes the other's.
+  @Test func aSettingSavesOnlyItself() throws {
+    let folder = try Folder()
+    let path = folder.path + "/reckon.sqlite"
+    var one = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore.open(path: path), profile: "ada")
+    var two = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore.open(path: path), profile: "ada")
+    _ = one.handle("set tips 5")
+    _ = two.handle("set digits 4")
+    _ = one.handle("drill 5 count 1")
+    #expect(
+      try SQLiteStore.open(path: path).settings(profile: "ada")
+        == ["tips": "5", "digits": "4", "drill": "5 max 12 order count 1 ×"])
   }
 
   /// The session persists `set digits` and `set tips` through the store, and a new session
@@ -129,7 +177,7 @@ import Testing
     let store = LazyStore(path: path)
     #expect(try store.settings(profile: "ada").isEmpty)
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/sub"))
-    try store.saveSetting("digits", value: "14", profile: "ada")
+    try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
     #expect(FileManager.default.fileExists(atPath: path))
     #expect(try LazyStore(path: path).settings(profile: "ada") == ["digits": "14"])
   }
@@ -142,7 +190,7 @@ import Testing
     #expect(warnings.count == 1)
     #expect(warnings.first?.contains("will not be saved") == true)
     #expect(store.prepareToSave().isEmpty)
-    try store.saveSetting("digits", value: "14", profile: "ada")
+    try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
     #expect(try store.settings(profile: "ada") == ["digits": "14"])
   }
 
@@ -151,12 +199,27 @@ import Testing
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     let store = SQLiteStore.open(path: path)
-    try store.saveSetting("digits", value: "14", profile: "ada")
-    try store.saveSetting("tips", value: "12 15 20", profile: "ada")
-    try store.saveSetting("digits", value: "3", profile: "bob")
+    try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
+    try store.saveSetting("tips", value: "12 15 20", profile: "ada", at: 0)
+    try store.saveSetting("digits", value: "3", profile: "bob", at: 0)
     #expect(QuickRead.settings(path: path, profile: "ada") == ["digits": "14", "tips": "12 15 20"])
     #expect(QuickRead.settings(path: path, profile: "carol") == [:])
     #expect(try LazyStore(path: path).settings(profile: "ada") == store.settings(profile: "ada"))
+  }
+
+  /// With the database closed as a finished Reckon leaves it, start-up reads the settings
+  /// without opening the store.
+  @Test func startUpReadsTheSettingsWithoutOpeningTheStore() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    do {
+      let store = SQLiteStore.open(path: path)
+      try store.saveSetting("digits", value: "7", profile: "ada", at: 0)
+    }
+    #expect(QuickRead.settings(path: path, profile: "ada") == ["digits": "7"])
+    let lazy = LazyStore(path: path)
+    #expect(try lazy.settings(profile: "ada") == ["digits": "7"])
+    #expect(!lazy.isOpen)
   }
 
   @Test func theQuickReadGivesUpOnWhatItCannotRead() throws {

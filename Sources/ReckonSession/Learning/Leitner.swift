@@ -1,17 +1,21 @@
 /// The Leitner system: every item sits in one of five boxes. A wrong answer sends it back
 /// to box 1, due again at once; a right answer moves it up one box, and each box waits
-/// longer before the item is due again (box 2 one day, box 3 three, box 4 a week, box 5 two
-/// weeks).
+/// longer before the item is due again: from the start of the next local day in box 2, of
+/// the third day in box 3, then a week, then two weeks. Days, not hours: a fact answered on
+/// Monday evening is due on Tuesday morning.
 ///
 /// A right answer moves an item up only when it was due: answering 7 × 8 five times in one
 /// sitting proves less than answering it right on five different days, so it leaves the
 /// item where it is. New items start in box 1 and are due at once.
 public struct Leitner: Sendable, Hashable {
   public static let boxes = 5
-  /// How long an item waits in each box before it is due again (box 1 first).
-  public static let intervals: [Int64] = [0, 1, 3, 7, 14].map { Int64($0) * 86_400_000 }
+  /// How many days an item waits in each box before it is due again (box 1 first).
+  public static let intervals = [0, 1, 3, 7, 14]
 
-  public init() {}
+  /// Local time's offset from UTC where the answer is given: where days begin.
+  public var utcOffsetSeconds: Int
+
+  public init(utcOffsetSeconds: Int = 0) { self.utcOffsetSeconds = utcOffsetSeconds }
 
   /// Where an item goes after an answer at `now`.
   public func next(after state: FactState?, correct: Bool, at now: Int64) -> FactState {
@@ -19,7 +23,13 @@ public struct Leitner: Sendable, Hashable {
     let current = state ?? FactState(box: 1, dueAt: now)
     guard current.dueAt <= now else { return current }
     let box = min(current.box + 1, Leitner.boxes)
-    return FactState(box: box, dueAt: now + Leitner.intervals[box - 1])
+    let today = Day(milliseconds: now, utcOffsetSeconds: utcOffsetSeconds)
+    return FactState(box: box, dueAt: start(of: today.advanced(by: Leitner.intervals[box - 1])))
+  }
+
+  /// When a local day begins, in milliseconds since 1970.
+  public func start(of day: Day) -> Int64 {
+    Int64(day.number) * 86_400_000 - Int64(utcOffsetSeconds) * 1000
   }
 }
 

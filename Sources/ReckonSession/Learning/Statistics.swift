@@ -26,16 +26,18 @@ enum Statistics {
     } catch {
       return [.warning("the statistics could not be read: \(error.message)")]
     }
+    // Opening the store to read it may have found it damaged or out of reach: say so first.
+    let opening = store.takeWarnings().map { Output.warning($0) }
     let answered = totals.values.reduce(0) { $0 + $1.answered }
     guard answered > 0 else {
-      return [.note("No drill answers yet for \(profile). Start with: drill")]
+      return opening + [.note("No drill answers yet for \(profile). Start with: drill")]
     }
     let right = totals.values.reduce(0) { $0 + $1.right }
-    var outputs: [Output] = []
+    var outputs = opening
     let known = gridFacts.filter { Mastery(states[$0.item]) == .known }.count
     outputs.append(
       .note(
-        "Progress for \(profile): \(answered.grouped) answers, \(percent(right, of: answered)) right; "
+        "Progress for \(profile): \(Wording.count(answered, "answer")), \(Wording.percent(right, of: answered)) right; "
           + "\(known) of \(gridFacts.count) times-table facts known."))
     outputs.append(.note(streakLine(days: days, today: today)))
     outputs.append(.grid(grid(states)))
@@ -85,7 +87,7 @@ enum Statistics {
     return (0..<chartDays).reversed().map { back in
       let day = today.advanced(by: -back)
       let a = byDay[day] ?? DayActivity(day: day, answered: 0, right: 0)
-      let text = a.answered == 0 ? "–" : "\(a.answered.grouped)  \(percent(a.right, of: a.answered))"
+      let text = a.answered == 0 ? "–" : "\(a.answered.grouped)  \(Wording.percent(a.right, of: a.answered))"
       return ChartBar(label: day.shortLabel, value: a.answered, text: text)
     }
   }
@@ -111,10 +113,6 @@ enum Statistics {
     default: return "Streak: \(length) \(length == 1 ? "day" : "days"). Practise today to keep it going."
     }
   }
-
-  static func percent(_ part: Int, of whole: Int) -> String {
-    whole == 0 ? "–" : "\(part * 100 / whole)%"
-  }
 }
 
 /// Which facts a `drill review` or `drill weak` round asks.
@@ -134,7 +132,7 @@ enum FactSelection {
       let time = t.answered == 0 ? 0 : Double(t.milliseconds) / Double(t.answered)
       return (states[item]?.box ?? 1, share, -time)
     }
-    return totals.keys.filter { totals[$0]!.answered > 0 }
+    return totals.keys
       .sorted { a, b in
         let (ka, kb) = (key(a), key(b))
         return ka != kb ? ka < kb : a < b

@@ -146,7 +146,7 @@ extension CalculatorMode {
           "set digits takes one number", at: tokens[min(1, tokens.count - 1)].span, hint: "for example: set digits 20")
       }
       state.settings.digits = try count(tokens[1], in: list, what: "digits", range: Settings.digitsRange)
-      return Reply([.note("digits: \(state.settings.digits)")] + state.saveSettings())
+      return Reply([.note("digits: \(state.settings.digits)")] + state.saveSetting("digits"))
     case "tips":
       var presets: [Rational] = []
       var i = 1
@@ -169,7 +169,7 @@ extension CalculatorMode {
       }
       state.settings.tipPresets = presets
       let text = "tips: " + presets.map { state.formatter.format($0) + "%" }.joined(separator: " ")
-      return Reply([.note(text)] + state.saveSettings())
+      return Reply([.note(text)] + state.saveSetting("tips"))
     default:
       throw Diagnostic("unknown setting '\(what)'", at: tokens[0].span, hint: "settings: digits, tips")
     }
@@ -192,31 +192,36 @@ extension CalculatorMode {
     if words.count > 1 {
       throw Diagnostic("a profile name is one word", at: words[1].span, hint: "for example: profile ada")
     }
-    let name = word.text
-    if let problem = Profiles.problem(with: name) {
+    if let problem = Profiles.problem(with: word.text) {
       throw Diagnostic(problem, at: word.span, hint: "for example: profile ada")
     }
-    guard name != state.profile else { return Reply([.note("Already using profile \(name).")]) }
+    // Names match whatever their case: Ada and ada are one child.
+    func same(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
+    if same(word.text, state.profile) { return Reply([.note("Already using profile \(state.profile).")]) }
     var outputs: [Output] = []
     var existing: ProfileSummary?
     if let store = state.store {
       do {
-        existing = try store.profiles().first { $0.name == name }
+        existing = try store.profiles().first { same($0.name, word.text) }
         if existing == nil {
           outputs += state.prepareStore()
-          try store.addProfile(name, at: state.clock.nowMilliseconds())
+          try store.addProfile(word.text, at: state.clock.nowMilliseconds())
         }
       } catch {
-        outputs.append(.warning("the profile could not be saved: \(error.message)"))
+        outputs.append(.warning("the profiles could not be read or saved: \(error.message)"))
       }
     }
+    let name = existing?.name ?? word.text
     state.profile = name
     outputs += state.loadSettings()
-    let what =
-      existing.map { p in
-        p.answers == 0
-          ? "Profile \(name)." : "Profile \(name): \(p.answers.grouped) answers, last on \(p.lastDay!.iso)."
-      } ?? "New profile \(name). Its progress and settings are kept apart from the others."
+    let what: String
+    if let existing, let last = existing.lastDay {
+      what = "Profile \(name): \(Wording.count(existing.answers, "answer")), the last on \(last.iso)."
+    } else if existing != nil {
+      what = "Profile \(name)."
+    } else {
+      what = "New profile \(name). Its progress and settings are kept apart from the others."
+    }
     return Reply([.note(what)] + outputs)
   }
 

@@ -50,7 +50,7 @@ public struct CalculatorMode: Sendable {
       var outputs = state.prepareStore()
       if options != state.settings.drill {
         state.settings.drill = options
-        outputs += state.saveSettings(what: "these drill options could not be saved as your defaults")
+        outputs += state.saveSetting("drill", what: "these drill options could not be saved as your defaults")
       }
       let drill = DrillMode(options: options, state: &state)
       return (Reply(outputs + drill.opening(profile: state.profile)), .drill(drill))
@@ -83,14 +83,15 @@ public struct CalculatorMode: Sendable {
     } catch {
       return (Reply([.warning("saved progress could not be read: \(error.message)")]), nil)
     }
+    let opening = store.takeWarnings().map { Output.warning($0) }
     guard !facts.isEmpty else {
       let why =
         practised
         ? "Nothing is due for review for \(state.profile) just now: every fact practised waits in its box until later."
         : "\(state.profile) has not practised any facts yet. Start with: drill"
-      return (Reply([.note(why)]), nil)
+      return (Reply(opening + [.note(why)]), nil)
     }
-    let outputs = state.prepareStore()
+    let outputs = opening + state.prepareStore()
     let drill = DrillMode(options: state.settings.drill, round: .list(name: name, facts: facts), state: &state)
     return (Reply(outputs + drill.opening(profile: state.profile)), .drill(drill))
   }

@@ -13,8 +13,9 @@ public protocol Store: AnyObject, Sendable {
 
   /// The settings saved for a profile, as text (`digits` → `20`).
   func settings(profile: String) throws(StoreError) -> SavedSettings
-  /// Saves one setting for a profile, replacing any earlier value.
-  func saveSetting(_ key: String, value: String, profile: String) throws(StoreError)
+  /// Saves one setting for a profile, replacing any earlier value (and creating the
+  /// profile at `milliseconds` if it is new).
+  func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError)
 
   /// Creates a profile unless it exists.
   func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError)
@@ -26,6 +27,9 @@ public protocol Store: AnyObject, Sendable {
   /// Returns the item's new learning state.
   @discardableResult
   func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState?
+  /// Puts an item back in Leitner box 1, due at once, without an answer (a drill's answer
+  /// shown before it was given).
+  func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError)
   /// The learning state of every item a profile has answered in a mode, by item.
   func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState]
   /// How often each item was answered and how well, by item.
@@ -40,8 +44,8 @@ public protocol Store: AnyObject, Sendable {
 ///
 /// A list of pairs rather than a dictionary: every start-up reads them, and the first
 /// `Dictionary<String, String>` a process makes costs the Swift runtime a scan of every
-/// protocol conformance in the binary (about 0.4 million instructions here, a tenth of
-/// `reckon -e 1+1`). There are three of them.
+/// protocol conformance in the binary (about 0.3 million instructions here: a fifth of
+/// `reckon -e 1+1` with a saved database). There are three of them.
 public struct SavedSettings: Sendable, Equatable, ExpressibleByDictionaryLiteral {
   public private(set) var pairs: [(key: String, value: String)]
 
@@ -80,7 +84,7 @@ public struct AnswerRecord: Sendable, Hashable {
   public var mode: String
   /// What was asked, as the mode names it (`7×8`).
   public var item: String
-  /// What was typed.
+  /// The answer given, as the mode reads it (a drill's number, without spaces or a + sign).
   public var given: String
   public var correct: Bool
   /// How long the answer took.

@@ -35,6 +35,8 @@ public struct DrillMode: Sendable {
   var missed: [Fact] = []
   /// Right answers and how long they took, for the slowest three.
   var times: [(fact: Fact, milliseconds: Int64)] = []
+  /// Time spent on the questions answered, right or wrong.
+  var answering: Int64 = 0
   let startedAt: Int64
 
   /// Starts a drill: the first question is drawn at once.
@@ -69,13 +71,13 @@ public struct DrillMode: Sendable {
     switch round {
     case .tables:
       let order = options.random ? "in random order" : "in order"
-      let count = options.count.map { "\($0) questions" } ?? "until you quit"
+      let count = options.count.map { Wording.count($0, "question") } ?? "until you quit"
       let tables =
         options.tables.count == 1
         ? "the \(options.tables[0]) table" : "tables \(options.tables.first!)–\(options.tables.last!)"
       what = "\(tables) (\(options.operation.rawValue)) up to \(options.maximum), \(order), \(count)"
     case .list(let name, let facts):
-      let count = facts.count == 1 ? "1 fact" : "\(facts.count) facts"
+      let count = Wording.count(facts.count, "fact")
       what = name == "review" ? "review of the \(count) due, weakest first" : "the \(count) you know least"
     }
     return [
@@ -102,16 +104,19 @@ public struct DrillMode: Sendable {
     case "":
       if revealed { return advance(with: [], state: &state) }
       revealed = true
-      return (Reply([.note("\(current.statement)  (not scored; Enter for the next question)")]), false)
+      // Not scored, but not known either: the fact goes back to Leitner box 1.
+      let saved = state.setBack(mode: DrillMode.storeMode, item: current.item)
+      return (Reply([.note("\(current.statement)  (not scored; Enter for the next question)")] + saved), false)
     case "skip", "s":
       return advance(with: [.note("skipped: \(current.statement)")], state: &state)
     default:
-      guard let given = Int(input) else {
+      guard let given = DrillMode.number(input) else {
         return (Reply([.note("type a number (or quit)")]), false)
       }
       if revealed { return advance(with: [.note("not scored: the answer was shown")], state: &state) }
       let elapsed = state.clock.nowMilliseconds() - shownAt
-      let correct = given == current.answer
+      answering += elapsed
+      let correct = given == String(current.answer)
       var feedback: [Output]
       if correct {
         right += 1
@@ -125,8 +130,8 @@ public struct DrillMode: Sendable {
       }
       // Saved before the next question appears: what was acknowledged is never lost.
       feedback += state.record(
-        mode: DrillMode.storeMode, item: current.item, given: String(given), correct: correct,
-        milliseconds: elapsed, learning: Leitner())
+        mode: DrillMode.storeMode, item: current.item, given: given, correct: correct,
+        milliseconds: elapsed, learns: true)
       return advance(with: feedback, state: &state)
     }
   }
@@ -208,19 +213,34 @@ public struct DrillMode: Sendable {
     let answered = right + wrong
     guard answered > 0 else { return [.note("Drill over: no questions answered.")] }
     let total = now - startedAt
-    let score = right * 100 / answered
     var lines = [
-      "Drill over: \(right) right, \(wrong) wrong (\(score)%) in \(DrillMode.clock(total)), "
-        + "\(DrillMode.seconds(total / Int64(answered))) a question."
+      "Drill over: \(right) right, \(wrong) wrong (\(Wording.percent(right, of: answered))) in "
+        + "\(DrillMode.clock(total)), \(DrillMode.seconds(answering / Int64(answered))) a question."
     ]
     if !missed.isEmpty { lines.append("Missed: " + missed.map(\.statement).joined(separator: ", ")) }
-    let slowest = times.sorted { $0.milliseconds > $1.milliseconds }.prefix(3)
+    // Each fact once, at its slowest.
+    var seen: Set<Fact> = []
+    let slowest = times.sorted { $0.milliseconds > $1.milliseconds }.filter { seen.insert($0.fact).inserted }.prefix(3)
     if !slowest.isEmpty {
       lines.append(
         "Slowest: "
           + slowest.map { "\($0.fact.expression) (\(DrillMode.seconds($0.milliseconds)))" }.joined(separator: ", "))
     }
     return lines.map { .note($0) }
+  }
+
+  /// A typed answer as a whole number, in its plain form (`+49` is `49`, `042` is `42`);
+  /// digits too many for an Int still count, as a wrong answer. Nil for anything else.
+  static func number(_ input: String) -> String? {
+    var digits = Substring(input)
+    var negative = false
+    if let sign = digits.first, sign == "-" || sign == "+" || sign == "−" {
+      negative = sign != "+"
+      digits = digits.dropFirst()
+    }
+    guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+    let plain = String(digits.drop { $0 == "0" })
+    return plain.isEmpty ? "0" : (negative ? "-" : "") + plain
   }
 
   static func seconds(_ milliseconds: Int64) -> String {
@@ -235,10 +255,10 @@ public struct DrillMode: Sendable {
   }
 
   static let help = """
-    Type the answer and press Enter: ✓ or ✗ with the right answer. A missed fact comes back
-    a few questions later until you get it right. Enter alone shows the answer (not scored);
-    Enter again moves on. skip moves on too; stats shows your progress; quit (or done, or
-    Ctrl-D) ends with a summary.
+    Type the answer and press Enter: ✓, or ✗ with the right answer. A missed
+    fact comes back a few questions later until you get it right. Enter alone
+    shows the answer (not scored); Enter again moves on. skip moves on too;
+    stats shows your progress; quit (or done, or Ctrl-D) ends with a summary.
     """
 }
 

@@ -38,33 +38,48 @@ public struct DrillOptions: Sendable, Hashable {
       case "-", "−", "minus", "subtract": options.operation = .subtract
       case "÷", "/", "divide": options.operation = .divide
       default:
-        if let n = Int(word), (1...100).contains(n) {
-          options.tables = [n]
-        } else if let dash = word.firstIndex(of: "-"), let lo = Int(word[..<dash]),
-          let hi = Int(word[word.index(after: dash)...]), 1 <= lo, lo <= hi, hi <= 100
-        {
-          options.tables = Array(lo...hi)
-        } else {
-          throw DrillOptionError(message: "unknown drill option '\(words[i])'", wordIndex: i)
-        }
+        options.tables = try DrillOptions.tables(word, at: i)
       }
       i += 1
     }
     return options
   }
 
+  /// A table (`7`) or a range of them (`2-12`), from 1 to 100.
+  static func tables(_ word: String, at index: Int) throws(DrillOptionError) -> [Int] {
+    let range = 1...100
+    if let n = Int(word) {
+      guard range.contains(n) else {
+        throw DrillOptionError(message: "the tables go from 1 to 100, not \(n)", wordIndex: index)
+      }
+      return [n]
+    }
+    if let dash = word.firstIndex(of: "-"), let lo = Int(word[..<dash]), let hi = Int(word[word.index(after: dash)...])
+    {
+      guard range.contains(lo), range.contains(hi) else {
+        throw DrillOptionError(message: "the tables go from 1 to 100", wordIndex: index)
+      }
+      guard lo <= hi else {
+        throw DrillOptionError(message: "write the smaller table first: \(hi)-\(lo)", wordIndex: index)
+      }
+      return Array(lo...hi)
+    }
+    throw DrillOptionError(message: "unknown drill option '\(word)'", wordIndex: index)
+  }
+
   /// The options as `drill` arguments (`2-9 max 12 order endless ×`): how they are saved,
   /// read back with `applying`.
   public var arguments: String {
-    let tables = self.tables.count == 1 ? "\(self.tables[0])" : "\(self.tables.first!)-\(self.tables.last!)"
     let count = self.count.map { "count \($0)" } ?? "endless"
-    return "\(tables) max \(maximum) \(random ? "random" : "order") \(count) \(operation.rawValue)"
+    return "\(tablesWord) max \(maximum) \(random ? "random" : "order") \(count) \(operation.rawValue)"
   }
 
   /// A short name for the prompt: `7×`, `2-9×`, `+`.
-  var label: String {
-    let tables = self.tables.count == 1 ? "\(self.tables[0])" : "\(self.tables.first!)-\(self.tables.last!)"
-    return tables + operation.rawValue
+  var label: String { tablesWord + operation.rawValue }
+
+  /// The tables as one word: `7`, `2-9`.
+  var tablesWord: String {
+    tables.count == 1 ? "\(tables[0])" : "\(tables.first!)-\(tables.last!)"
   }
 }
 
