@@ -86,8 +86,8 @@ public struct Command: Sendable, Hashable {
         with a summary. A missed fact comes back 3 to 5 questions later until you
         get it right. Every answer is saved to your profile as you give it.
         Facts move through five Leitner boxes: a right answer on a fact that is due
-        moves it up a box (due again after 1, 3, 7, then 14 days); a wrong answer
-        sends it back to box 1.
+        moves it up a box (due again 1, 3, 7, then 14 days later); a wrong answer,
+        or showing the answer, sends it back to box 1.
         """),
     Command(
       name: "stats", aliases: [], usage: "stats [drill]", summary: "your drill progress, day by day",
