@@ -44,14 +44,10 @@ public struct SessionState: Sendable {
   mutating func saveSetting(_ key: String, what: String = "the setting applies now but could not be saved")
     -> [Output]
   {
-    guard let store, let value = settings.stored[key] else { return [] }
-    let opening = prepareStore()
-    do {
-      try store.saveSetting(key, value: value, profile: profile, at: clock.nowMilliseconds())
-      failedToSave.remove("settings")
-      return opening
-    } catch {
-      return opening + warnOnce(about: "settings", "\(what): \(error.message)")
+    guard let value = settings.stored[key] else { return [] }
+    let (profile, now) = (profile, clock.nowMilliseconds())
+    return save("settings", failure: what) { store throws(StoreError) in
+      try store.saveSetting(key, value: value, profile: profile, at: now)
     }
   }
 
@@ -60,46 +56,47 @@ public struct SessionState: Sendable {
     (store?.prepareToSave() ?? []).map { .warning($0) }
   }
 
-  /// Saves an answer (and, when `learns`, moves its fact between Leitner boxes). A failure
-  /// becomes one warning, and the mode goes on; after a save that works, the next failure
-  /// is told again.
+  /// Saves an answer (and, when `learns`, moves its fact between Leitner boxes).
   mutating func record(
     mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, learns: Bool
   ) -> [Output] {
-    guard let store else { return [] }
     let now = clock.nowMilliseconds()
     let answer = AnswerRecord(
       profile: profile, mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds,
       answeredAt: now, day: clock.day(atMilliseconds: now))
-    let opening = prepareStore()
-    do {
-      try store.record(answer, learning: learns ? leitner(at: now) : nil)
-      failedToSave.remove("progress")
-      return opening
-    } catch {
-      return opening + warnOnce(about: "progress", "progress is not being saved: \(error.message)")
+    let learning = learns ? leitner(at: now) : nil
+    return save("progress", failure: "progress is not being saved") { store throws(StoreError) in
+      try store.record(answer, learning: learning)
     }
   }
 
-  /// Puts a fact back in Leitner box 1 without an answer (its answer was shown). A failure
-  /// is told like a failed answer.
+  /// Puts a fact back in Leitner box 1 without an answer (its answer was shown).
   mutating func setBack(mode: String, item: String) -> [Output] {
+    let (profile, now) = (profile, clock.nowMilliseconds())
+    return save("progress", failure: "progress is not being saved") { store throws(StoreError) in
+      try store.setBack(item: item, profile: profile, mode: mode, at: now)
+    }
+  }
+
+  /// Every save goes through here: the store's opening warnings first, then the write. A
+  /// failure is one warning per kind (`settings`, `progress`), and the session goes on;
+  /// after a save of that kind works again, the next failure is told again.
+  private mutating func save(
+    _ kind: String, failure: String, _ write: (any Store) throws(StoreError) -> Void
+  ) -> [Output] {
     guard let store else { return [] }
     let opening = prepareStore()
     do {
-      try store.setBack(item: item, profile: profile, mode: mode, at: clock.nowMilliseconds())
+      try write(store)
+      failedToSave.remove(kind)
       return opening
     } catch {
-      return opening + warnOnce(about: "progress", "progress is not being saved: \(error.message)")
+      return opening + (failedToSave.insert(kind).inserted ? [.warning("\(failure): \(error.message)")] : [])
     }
   }
 
   /// The Leitner schedule as of `now`, in local days.
   func leitner(at now: Int64) -> Leitner {
     Leitner(utcOffsetSeconds: clock.utcOffsetSeconds(atMilliseconds: now))
-  }
-
-  private mutating func warnOnce(about what: String, _ message: String) -> [Output] {
-    failedToSave.insert(what).inserted ? [.warning(message)] : []
   }
 }
