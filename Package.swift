@@ -22,8 +22,10 @@ let package = Package(
       dependencies: [.product(name: "BigInt", package: "BigInt")],
       swiftSettings: strictImports
     ),
-    // The session state machine and its modes. Imports ReckonCore only.
-    .target(name: "ReckonSession", dependencies: ["ReckonCore"], swiftSettings: strictImports),
+    // The content built into the binary (the trivia bank), embedded with C23's #embed.
+    .target(name: "ReckonData", exclude: ["questions.txt"]),
+    // The session state machine and its modes. Imports ReckonCore and the built-in content.
+    .target(name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports),
     // The SQLite store (GRDB) behind the session's Store port. GRDBSQLite (SQLite's C
     // interface) reads the settings at start-up without opening a GRDB pool.
     .target(
@@ -67,5 +69,7 @@ let package = Package(
     .testTarget(name: "ReckonStoreTests", dependencies: ["ReckonStore"]),
     .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore"]),
   ],
-  swiftLanguageModes: [.v6]
+  swiftLanguageModes: [.v6],
+  // C23, for #embed in ReckonData.
+  cLanguageStandard: .c2x
 )

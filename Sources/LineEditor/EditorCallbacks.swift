@@ -13,8 +13,11 @@ enum EditorCallbacks {
   /// `EL_GETCFN`: reads one wide character (see ``TerminalInput``).
   static let readCharacter: editshim_getc_t = { el, out in
     guard let el, let out else { return -1 }
+    let editor = LineEditor.owner(of: el)
     let outcome = TerminalInput.next(
       fd: STDIN_FILENO,
+      tickMilliseconds: editor?.ticker == nil ? -1 : 1000,
+      onTick: { editor?.tick(el) },
       onResize: { el_resize(el) },
       onContinue: {
         // The shell may have reset the terminal while we were stopped.

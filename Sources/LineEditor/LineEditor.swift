@@ -43,6 +43,13 @@ public final class LineEditor {
   /// ``readLine(prompt:)``, so it need not be `Sendable`.
   public var completer: ((String) -> [String])?
 
+  /// Called about once a second while a line is being typed, when set: returns
+  /// the prompt to show now (a clock on it, say), which is redrawn with the
+  /// text typed so far if it changed. It may write lines of its own first
+  /// (after ``clearLineForOutput()``). Runs on the thread calling
+  /// ``readLine(prompt:)``.
+  public var ticker: (() -> String)?
+
   /// Problems to show the user once, e.g. "history file … is a directory;
   /// history will not be saved". Filled by `init`; ``addHistory(_:)`` may
   /// append one more if saving later fails.
@@ -208,7 +215,31 @@ public final class LineEditor {
     }
   }
 
+  /// A tick while waiting for a key: a changed prompt is drawn again, with
+  /// the line typed so far.
+  func tick(_ el: OpaquePointer) {
+    guard let ticker else { return }
+    let before = promptText
+    let prompt = ticker()
+    if prompt != before || promptText != before {
+      setPrompt(prompt)
+      _ = editshim_refresh(el)
+    }
+  }
+
+  /// Moves to the start of the line being edited and clears it, so that
+  /// a ``ticker`` can write lines of its own; the next redraw brings the
+  /// prompt and the text back.
+  public func clearLineForOutput() {
+    if let editLine { editshim_write(editLine, "\r\u{1B}[K") }
+    promptText = ""
+  }
+
+  /// The prompt as given, without the marks for libedit.
+  private var promptText = ""
+
   private func setPrompt(_ prompt: String) {
+    promptText = prompt
     free(promptPointer)
     promptPointer = strdup(PromptText.marked(prompt))
   }

@@ -20,8 +20,16 @@ enum TerminalInput {
 
   /// Blocks until a whole character, an interrupt, end of file or an error.
   /// `onResize` and `onContinue` run (on this thread) when SIGWINCH / SIGCONT
-  /// arrived; reading then goes on.
-  static func next(fd: Int32, onResize: () -> Void, onContinue: () -> Void) -> Outcome {
+  /// arrived, and `onTick` after each `tickMilliseconds` without a key (never
+  /// when it is negative); reading then goes on.
+  static func next(
+    fd: Int32, tickMilliseconds: Int32 = -1, onTick: () -> Void = {}, onResize: () -> Void,
+    onContinue: () -> Void
+  ) -> Outcome {
+    func nextByte() -> ByteResult {
+      TerminalInput.nextByte(
+        fd: fd, tickMilliseconds: tickMilliseconds, onTick: onTick, onResize: onResize, onContinue: onContinue)
+    }
     var pending: UInt8?
     while true {
       let lead: UInt8
@@ -29,7 +37,7 @@ enum TerminalInput {
         lead = byte
         pending = nil
       } else {
-        switch nextByte(fd: fd, onResize: onResize, onContinue: onContinue) {
+        switch nextByte() {
         case .byte(let byte): lead = byte
         case .stop(let outcome): return outcome
         }
@@ -45,7 +53,7 @@ enum TerminalInput {
       }
       var valid = true
       for _ in 0..<needed {
-        switch nextByte(fd: fd, onResize: onResize, onContinue: onContinue) {
+        switch nextByte() {
         case .byte(let byte) where byte & 0xC0 == 0x80:
           value = value << 6 | UInt32(byte & 0x3F)
         case .byte(let byte):
@@ -68,7 +76,7 @@ enum TerminalInput {
   }
 
   private static func nextByte(
-    fd: Int32, onResize: () -> Void, onContinue: () -> Void
+    fd: Int32, tickMilliseconds: Int32, onTick: () -> Void, onResize: () -> Void, onContinue: () -> Void
   ) -> ByteResult {
     while true {
       if SignalRelay.interrupt.exchange(false, ordering: .sequentiallyConsistent) {
@@ -85,7 +93,11 @@ enum TerminalInput {
         pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
         pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
       ]
-      let ready = poll(&fds, wakeFD >= 0 ? 2 : 1, -1)
+      let ready = poll(&fds, wakeFD >= 0 ? 2 : 1, tickMilliseconds)
+      if ready == 0 {
+        onTick()
+        continue
+      }
       if ready < 0 {
         let error = errno
         if error == EINTR || error == EAGAIN { continue }

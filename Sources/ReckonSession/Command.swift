@@ -90,13 +90,45 @@ public struct Command: Sendable, Hashable {
         or showing the answer, sends it back to box 1.
         """),
     Command(
-      name: "stats", aliases: [], usage: "stats [drill]", summary: "your drill progress, day by day",
+      name: "quiz", aliases: [], usage: "quiz [easy|medium|hard] [category] [count N]",
+      summary: "a round of multiple-choice trivia",
       details: """
-        For the current profile: answers and accuracy; a 2–12 times-table grid
-        of how well each fact is known (● known, ◐ getting there, ○ learning,
-        · not practised; in colour on a terminal); answers a day over the last
-        14 days; the streak of days practised; the weakest facts; and how many
-        are due for review. Also works inside a drill.
+        quiz                  10 questions, all difficulties and categories mixed
+        quiz hard             only hard ones;  quiz geography  one category
+        quiz sci easy count 5 a category by the start of its name, 5 questions
+        quiz categories       the categories, with how many questions each has
+        quiz load FILE        add questions from a file for this session:
+                              star-separated (category*difficulty*question*
+                              correctAnswer*incorrect1*incorrect2*incorrect3),
+                              the same columns as CSV, or Open Trivia DB JSON
+        Answer with the letter (a–d) or the answer itself, in any case, with or
+        without accents; skip; stats; quit ends with a summary. Every answer is
+        saved; you are asked the questions you have seen least first, so none
+        comes back before all that match have been asked.
+        """),
+    Command(
+      name: "daily", aliases: [], usage: "daily [easy|medium|hard]", summary: "today's three daily challenges",
+      details: """
+        daily         today's challenges: open, in progress (with the time so
+                      far), or done (right or wrong, and the time taken)
+        daily easy    start or resume today's easy one (also medium, hard)
+        The same question for everyone on the same date. The clock runs while
+        the question is on screen and shows on the prompt; pause hides the
+        question and stops it, resume brings both back. Leave (quit, Ctrl-D)
+        and come back the same day to carry on where you were. One answer a
+        day; 60:00 without one counts as wrong. stats quiz shows your streak.
+        """),
+    Command(
+      name: "stats", aliases: [], usage: "stats [drill|quiz]", summary: "your drill or quiz progress, day by day",
+      details: """
+        stats (or stats drill), for the current profile: answers and accuracy; a
+        2–12 times-table grid of how well each fact is known (● known, ◐ getting
+        there, ○ learning, · not practised; in colour on a terminal); answers a
+        day over the last 14 days; the streak of days practised; the weakest
+        facts; and how many are due for review. Also works inside a drill.
+        stats quiz: questions answered, accuracy by difficulty and category, the
+        daily streak (days with all three challenges answered), best and median
+        daily times, and the last 14 days of daily results.
         """),
     Command(
       name: "profile", aliases: [], usage: "profile [NAME]", summary: "show the profiles, or switch to NAME",

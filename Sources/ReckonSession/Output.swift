@@ -17,6 +17,8 @@ public enum Output: Sendable, Hashable {
   case clearScreen
   /// A question to answer (a drill's `7 × 8 = ?`).
   case question(String)
+  /// The answers of a multiple-choice question, shown labelled `a)`, `b)`, … in this order.
+  case choices([String])
   /// The verdict on an answer: ✓ or ✗ and what is worth knowing.
   case feedback(correct: Bool, String)
   /// How well each fact of a table is known (`stats`), with a legend under it.

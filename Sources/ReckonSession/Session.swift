@@ -24,12 +24,33 @@ public struct Session: Sendable {
   }
 
   /// The prompt for the current mode.
-  public var prompt: String { mode.prompt }
+  public var prompt: String { mode.prompt(at: state.clock.nowMilliseconds()) }
+
+  /// Whether the prompt shows a running clock, and so is worth drawing again each second.
+  public var promptIsLive: Bool {
+    if case .daily(let daily) = mode { return daily.isRunning }
+    return false
+  }
 
   /// Whether the prompt is the calculator's (not inside a drill or another mode).
   public var isInCalculator: Bool {
     if case .calculator = mode { return true }
     return false
+  }
+
+  /// A second has passed while a line is being typed. A running daily challenge saves its
+  /// time (so even `kill -9` loses at most the last second of it) and, at 60:00, is over:
+  /// the reply says so.
+  public mutating func tick() -> Reply {
+    guard case .daily(var daily) = mode, daily.isRunning else { return Reply() }
+    if daily.elapsed(at: state.clock.nowMilliseconds()) >= DailyMode.limit {
+      let (reply, _) = daily.finish(nil, in: &state)
+      mode = .calculator(CalculatorMode())
+      return reply
+    }
+    let outputs = daily.checkpoint(in: &state)
+    mode = .daily(daily)
+    return Reply(outputs)
   }
 
   /// Handles one line of input.

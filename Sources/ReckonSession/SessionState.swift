@@ -15,6 +15,12 @@ public struct SessionState: Sendable {
   public internal(set) var profile: String
   /// What has failed to save already: the user has been told once, later failures stay quiet.
   var failedToSave: Set<String> = []
+  /// Where `quiz load FILE` reads; nil when the session may read no files.
+  public var files: (any FileSource)?
+  /// The trivia bank built in (the daily challenges come from it); tests give their own.
+  public var builtInQuestions: QuestionBank?
+  /// The built-in bank and the questions loaded this session; read when a quiz first needs it.
+  private var loadedBank: QuestionBank?
 
   public init(clock: any Clock, random: any RandomSource, store: (any Store)? = nil, profile: String = "default") {
     self.clock = clock
@@ -24,6 +30,25 @@ public struct SessionState: Sendable {
   }
 
   public var formatter: NumberFormatter { settings.formatter }
+
+  // MARK: Trivia questions
+
+  /// The bank the daily challenges come from: the built-in one, the same for everybody.
+  var dailyBank: QuestionBank { builtInQuestions ?? BuiltInQuestions.bank }
+
+  /// The questions a quiz can ask: the built-in ones and those loaded this session.
+  mutating func questionBank() -> QuestionBank {
+    if let loadedBank { return loadedBank }
+    loadedBank = dailyBank
+    return loadedBank!
+  }
+
+  /// Adds questions for the rest of the session (duplicates are left out by the importer).
+  mutating func addQuestions(_ questions: [TriviaQuestion]) {
+    var bank = questionBank()
+    for question in questions { bank.add(question) }
+    loadedBank = bank
+  }
 
   // MARK: The store
 
@@ -58,16 +83,37 @@ public struct SessionState: Sendable {
 
   /// Saves an answer (and, when `learns`, moves its fact between Leitner boxes).
   mutating func record(
-    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, learns: Bool
+    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, learns: Bool,
+    question: TriviaQuestion? = nil
   ) -> [Output] {
-    let now = clock.nowMilliseconds()
-    let answer = AnswerRecord(
-      profile: profile, mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds,
-      answeredAt: now, day: clock.day(atMilliseconds: now))
+    let answer = answerRecord(
+      mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds, question: question)
+    let now = answer.answeredAt
     let learning = learns ? leitner(at: now) : nil
     return save("progress", failure: "progress is not being saved") { store throws(StoreError) in
       try store.record(answer, learning: learning)
     }
+  }
+
+  /// An answer given now, by this profile; a trivia question's category and difficulty go with it.
+  func answerRecord(
+    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, question: TriviaQuestion? = nil
+  ) -> AnswerRecord {
+    let now = clock.nowMilliseconds()
+    return AnswerRecord(
+      profile: profile, mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds,
+      answeredAt: now, day: clock.day(atMilliseconds: now), category: question?.category,
+      difficulty: question?.difficulty.rawValue)
+  }
+
+  /// Saves a daily challenge's state (and its answer, when it has one); returns it as saved,
+  /// which is as finished if another Reckon finished it first.
+  mutating func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord? = nil) -> (DailyRecord, [Output]) {
+    var saved = challenge
+    let outputs = save("progress", failure: "progress is not being saved") { store throws(StoreError) in
+      saved = try store.saveDaily(challenge, answer: answer)
+    }
+    return (saved, outputs)
   }
 
   /// Puts a fact back in Leitner box 1 without an answer (its answer was shown).

@@ -90,4 +90,17 @@ public final class LazyStore: Store, @unchecked Sendable {
   public func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] {
     try existing()?.practiceDays(profile: profile, mode: mode) ?? []
   }
+
+  public func answerGroups(profile: String, mode: String) throws(StoreError) -> [AnswerGroup] {
+    try existing()?.answerGroups(profile: profile, mode: mode) ?? []
+  }
+
+  public func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord] {
+    try existing()?.dailyChallenges(profile: profile, from: first, through: last) ?? []
+  }
+
+  @discardableResult
+  public func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
+    try opened().saveDaily(challenge, answer: answer)
+  }
 }

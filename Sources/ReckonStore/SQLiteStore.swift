@@ -165,15 +165,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
   public func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
     try write { db in
       try SQLiteStore.ensureProfile(answer.profile, at: answer.answeredAt, in: db)
-      try db.execute(
-        sql: """
-          INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          answer.profile, answer.mode, answer.item, answer.given, answer.correct, answer.milliseconds,
-          answer.answeredAt, answer.day.number,
-        ])
+      try SQLiteStore.insert(answer, in: db)
       guard let learning else { return nil }
       let key: StatementArguments = [answer.profile, answer.mode, answer.item]
       let current = try Row.fetchOne(
@@ -240,6 +232,82 @@ public final class SQLiteStore: Store, @unchecked Sendable {
         arguments: [profile, mode]
       ).map(Day.init(number:))
     }
+  }
+
+  public func answerGroups(profile: String, mode: String) throws(StoreError) -> [AnswerGroup] {
+    try run { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT difficulty, category, COUNT(*) AS answered, SUM(correct) AS right FROM answer
+          WHERE profile = ? AND mode = ? AND difficulty IS NOT NULL AND category IS NOT NULL
+          GROUP BY difficulty, category
+          """,
+        arguments: [profile, mode]
+      ).map {
+        AnswerGroup(
+          difficulty: $0["difficulty"], category: $0["category"], answered: $0["answered"], right: $0["right"])
+      }
+    }
+  }
+
+  public func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord] {
+    try run { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT * FROM daily WHERE profile = ? AND day BETWEEN ? AND ? ORDER BY day,
+            CASE difficulty WHEN 'easy' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END
+          """,
+        arguments: [profile, first.number, last.number]
+      ).map(SQLiteStore.daily)
+    }
+  }
+
+  @discardableResult
+  public func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
+    try write { db in
+      try SQLiteStore.ensureProfile(challenge.profile, at: challenge.updatedAt, in: db)
+      let key: StatementArguments = [challenge.profile, challenge.day.number, challenge.difficulty]
+      if let saved = try Row.fetchOne(
+        db, sql: "SELECT * FROM daily WHERE profile = ? AND day = ? AND difficulty = ?", arguments: key
+      ).map(SQLiteStore.daily), saved.finished {
+        return saved
+      }
+      try db.execute(
+        sql: """
+          INSERT INTO daily (profile, day, difficulty, item, elapsed, finished, correct, given, updatedAt)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (profile, day, difficulty) DO UPDATE SET item = excluded.item, elapsed = excluded.elapsed,
+            finished = excluded.finished, correct = excluded.correct, given = excluded.given,
+            updatedAt = excluded.updatedAt
+          """,
+        arguments: [
+          challenge.profile, challenge.day.number, challenge.difficulty, challenge.item,
+          challenge.elapsedMilliseconds, challenge.finished, challenge.correct, challenge.given, challenge.updatedAt,
+        ])
+      if let answer { try SQLiteStore.insert(answer, in: db) }
+      return challenge
+    }
+  }
+
+  static func daily(_ row: Row) -> DailyRecord {
+    DailyRecord(
+      profile: row["profile"], day: Day(number: row["day"]), difficulty: row["difficulty"], item: row["item"],
+      elapsedMilliseconds: row["elapsed"], finished: row["finished"], correct: row["correct"], given: row["given"],
+      updatedAt: row["updatedAt"])
+  }
+
+  static func insert(_ answer: AnswerRecord, in db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day, category, difficulty)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        answer.profile, answer.mode, answer.item, answer.given, answer.correct, answer.milliseconds,
+        answer.answeredAt, answer.day.number, answer.category, answer.difficulty,
+      ])
   }
 
   static func saveState(_ state: FactState, of item: String, profile: String, mode: String, in db: Database) throws {

@@ -51,6 +51,25 @@ enum Schema {
           """)
       try db.create(index: "answer_by_day", on: "answer", columns: ["profile", "mode", "day"])
     }
+    // The trivia quiz: each answer's category and difficulty, and the daily challenges.
+    migrator.registerMigration("v3: trivia answers and daily challenges") { db in
+      try db.alter(table: "answer") { t in
+        t.add(column: "category", .text)
+        t.add(column: "difficulty", .text)
+      }
+      try db.create(table: "daily") { t in
+        t.column("profile", .text).notNull().references("profile", onDelete: .cascade)
+        t.column("day", .integer).notNull()  // days since 1970-01-01, local time
+        t.column("difficulty", .text).notNull()
+        t.column("item", .text).notNull()  // the question's key
+        t.column("elapsed", .integer).notNull()  // milliseconds on screen, paused time left out
+        t.column("finished", .boolean).notNull()
+        t.column("correct", .boolean).notNull()
+        t.column("given", .text).notNull()
+        t.column("updatedAt", .integer).notNull()
+        t.primaryKey(["profile", "day", "difficulty"])
+      }
+    }
     return migrator
   }
 }

@@ -8,6 +8,8 @@ struct Options: Equatable {
   var files: [String] = []
   var dataDir: String?
   var profile: String?
+  /// Trivia files to add to the quiz's questions (`--questions FILE`, repeatable).
+  var questionFiles: [String] = []
   var showHelp = false
   var showVersion = false
 
@@ -48,6 +50,10 @@ struct Options: Equatable {
         let name = argument == "--profile" ? try value(for: argument) : String(argument.dropFirst("--profile=".count))
         if let problem = Profiles.problem(with: name) { throw UsageError(message: "--profile: \(problem)") }
         options.profile = name
+      } else if argument == "--questions" {
+        options.questionFiles.append(try value(for: argument))
+      } else if argument.hasPrefix("--questions=") {
+        options.questionFiles.append(String(argument.dropFirst("--questions=".count)))
       } else if argument == "-h" || argument == "--help" {
         options.showHelp = true
       } else if argument == "--version" {
@@ -61,10 +67,12 @@ struct Options: Equatable {
   }
 
   static let help = """
-    reckon: an exact calculator REPL, with tips and bill splitting, and times-table
-    drills that remember every answer (drill, stats and profile at the prompt).
+    reckon: an exact calculator REPL, with tips and bill splitting, times-table
+    drills that remember every answer, and a trivia quiz with daily challenges
+    (drill, quiz, daily, stats and profile at the prompt).
 
-    Usage: reckon [-e EXPR]... [--data-dir DIR] [--profile NAME] [FILE...]
+    Usage: reckon [-e EXPR]... [--data-dir DIR] [--profile NAME] [--questions FILE]...
+                  [FILE...]
 
     With no EXPR or FILE and a terminal, Reckon starts its prompt (type help there).
     Otherwise it evaluates each -e EXPR, then each FILE (- is standard input), or
@@ -79,6 +87,9 @@ struct Options: Equatable {
       --data-dir DIR          keep all of Reckon's files in DIR
       --profile NAME          whose settings and progress to use (default: your
                               login name)
+      --questions FILE        add trivia questions from FILE to the quiz
+                              (star-separated, CSV or Open Trivia DB JSON;
+                              repeatable; see help quiz at the prompt)
       -h, --help              show this help
       --version               show the version
 
@@ -90,6 +101,7 @@ struct Options: Equatable {
       echo '1/3*3' | reckon           prints 1
       reckon bill.txt                 evaluate a file
       reckon --profile ada            start the prompt as ada (then: drill 7)
+      reckon --questions mine.csv     start with your own questions (then: quiz)
 
     Files: history in $XDG_STATE_HOME/reckon/history (~/.local/state/reckon);
     settings, profiles and progress in $XDG_DATA_HOME/reckon/reckon.sqlite

@@ -36,6 +36,27 @@ enum ReckonCommand {
       profile: options.profile ?? Profiles.initial(loginName: loginName()))
     var runner = Runner(terminal: terminal)
     runner.startup = Reply(session.restoreSettings())
+    session.state.files = SystemFiles()
+    let batch = !options.expressions.isEmpty || !options.files.isEmpty || !terminal.interactive
+    for path in options.questionFiles {
+      switch session.state.importQuestions(from: path) {
+      case .failure(let problem):
+        var err = OutputStream(fd: 2)
+        err.line("reckon: --questions \(path): error: \(problem.message); nothing loaded")
+        err.flush()
+        return false
+      case .success(let outputs):
+        // At the prompt, what was loaded; in a script, only the rows skipped (as warnings).
+        runner.startup.outputs +=
+          batch
+          ? outputs.dropFirst().compactMap { output in
+            if case .note(let text) = output, text.hasPrefix("  ") {
+              return .warning("\(path): " + text.drop { $0 == " " })
+            }
+            return nil
+          } : outputs
+      }
+    }
     if !options.expressions.isEmpty || !options.files.isEmpty {
       return runner.runExpressionsAndFiles(options.expressions, options.files, session: &session)
     }

@@ -39,6 +39,10 @@ struct Renderer {
         out.line(text)
       case .question(let text):
         out.line(paint(text, .bold, enabled: colour))
+      case .choices(let answers):
+        for (letter, answer) in zip("abcdef", answers) {
+          out.line("  " + paint("\(letter))", .bold, enabled: colour) + " " + answer)
+        }
       case .feedback(let correct, let text):
         out.line(paint(text, correct ? .right : .error, enabled: colour))
       case .note(let text):

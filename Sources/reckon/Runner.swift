@@ -124,7 +124,20 @@ struct Runner {
         "Reckon — exact calculator. Type help for commands, quit to leave.", .dim, enabled: terminal.colour))
     out.flush()
     err.flush()
+    // A daily challenge's clock ticks on its prompt, and its time is saved each second.
+    let ticker: () -> String = { [unowned editor, renderer] in
+      let reply = box.session.tick()
+      if !reply.outputs.isEmpty {
+        editor.clearLineForOutput()
+        var (out, err) = (OutputStream(fd: 1), OutputStream(fd: 2))
+        renderer.render(reply, prompt: "", location: "", out: &out, err: &err)
+        out.flush()
+        err.flush()
+      }
+      return box.session.prompt
+    }
     loop: while true {
+      editor.ticker = box.session.promptIsLive ? ticker : nil
       let prompt = box.session.prompt
       switch editor.readLine(prompt: prompt) {
       case .line(let line):

@@ -31,3 +31,36 @@ func loginName() -> String? {
   guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
   return String(cString: name)
 }
+
+/// Reads a user's file, whole, for `quiz load` and `--questions`. Only ever reads.
+struct SystemFiles: FileSource {
+  /// Larger files are refused rather than read into memory.
+  static let limit = 256 << 20
+
+  func read(_ path: String) throws(FileError) -> [UInt8] {
+    var expanded = path
+    if path == "~" || path.hasPrefix("~/"), let home = Terminal.variable("HOME") {
+      expanded = home + path.dropFirst()
+    }
+    let fd = open(expanded, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw FileError(String(cString: strerror(errno)).lowercased()) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw FileError(String(cString: strerror(errno)).lowercased()) }
+    if info.st_mode & S_IFMT == S_IFDIR { throw FileError("it is a folder") }
+    if info.st_size > SystemFiles.limit { throw FileError("it is larger than \(SystemFiles.limit >> 20) MiB") }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if count == 0 { break }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw FileError(String(cString: strerror(errno)).lowercased())
+      }
+      bytes.append(contentsOf: chunk[..<count])
+      if bytes.count > SystemFiles.limit { throw FileError("it is larger than \(SystemFiles.limit >> 20) MiB") }
+    }
+    return bytes
+  }
+}

@@ -145,4 +145,9 @@ final class FailingStore: Store, @unchecked Sendable {
   func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals] { [:] }
   func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity] { [] }
   func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] { [] }
+  func answerGroups(profile: String, mode: String) throws(StoreError) -> [AnswerGroup] { [] }
+  func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord] { [] }
+  func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
+    throw StoreError("the disk is full")
+  }
 }

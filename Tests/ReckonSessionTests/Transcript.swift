@@ -63,6 +63,8 @@ func plain(_ reply: Reply) -> [String] {
       lines.append("<clear>")
     case .question(let text):
       lines.append("Q " + text)
+    case .choices(let answers):
+      lines += zip("abcdef", answers).map { "  \($0)) \($1)" }
     case .feedback(_, let text):
       lines.append(text)
     case .grid(let grid):

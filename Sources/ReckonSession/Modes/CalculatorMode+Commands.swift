@@ -177,10 +177,12 @@ extension CalculatorMode {
 
   /// `stats [drill]`: the drill's progress for the profile.
   func stats(_ words: [(text: String, span: SourceSpan)], in state: SessionState) throws(Diagnostic) -> Reply {
-    if let what = words.first, what.text.lowercased() != "drill" || words.count > 1 {
-      let extra = what.text.lowercased() == "drill" ? words[1] : what
-      throw Diagnostic("unknown statistics '\(extra.text)'", at: extra.span, hint: "stats, or stats drill")
+    let what = words.first?.text.lowercased()
+    if let first = words.first, !["drill", "quiz", "daily"].contains(what!) || words.count > 1 {
+      let extra = words.count > 1 && ["drill", "quiz", "daily"].contains(what!) ? words[1] : first
+      throw Diagnostic("unknown statistics '\(extra.text)'", at: extra.span, hint: "stats (the drill), or stats quiz")
     }
+    if what == "quiz" || what == "daily" { return Reply(TriviaStatistics.report(for: state)) }
     return Reply(Statistics.report(for: state))
   }
 

@@ -22,7 +22,12 @@ public struct CalculatorMode: Sendable {
           at: SourceSpan(wordStart, argumentStart), hint: "choose another name")
         return (.error(d, line), nil)
       }
-      if command.name == "drill" { return startDrill(line: line, argumentStart: argumentStart, in: &state) }
+      switch command.name {
+      case "drill": return startDrill(line: line, argumentStart: argumentStart, in: &state)
+      case "quiz": return startQuiz(line: line, argumentStart: argumentStart, in: &state)
+      case "daily": return startDaily(line: line, argumentStart: argumentStart, in: &state)
+      default: break
+      }
       return (run(command, line: line, argumentStart: argumentStart, in: &state), nil)
     }
     do {

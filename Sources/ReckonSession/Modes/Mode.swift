@@ -3,11 +3,16 @@
 public enum Mode: Sendable {
   case calculator(CalculatorMode)
   case drill(DrillMode)
+  case quiz(QuizMode)
+  case daily(DailyMode)
 
-  public var prompt: String {
+  /// The prompt, as of `now` (a daily challenge's shows its clock).
+  public func prompt(at now: Int64) -> String {
     switch self {
     case .calculator: "reckon> "
     case .drill(let drill): drill.prompt
+    case .quiz(let quiz): quiz.prompt
+    case .daily(let daily): daily.prompt(at: now)
     }
   }
 
@@ -21,6 +26,14 @@ public enum Mode: Sendable {
       let (reply, done) = drill.handle(line, in: &state)
       self = done ? .calculator(CalculatorMode()) : .drill(drill)
       return reply
+    case .quiz(var quiz):
+      let (reply, done) = quiz.handle(line, in: &state)
+      self = done ? .calculator(CalculatorMode()) : .quiz(quiz)
+      return reply
+    case .daily(var daily):
+      let (reply, done) = daily.handle(line, in: &state)
+      self = done ? .calculator(CalculatorMode()) : .daily(daily)
+      return reply
     }
   }
 
@@ -31,6 +44,12 @@ public enum Mode: Sendable {
     case .drill(let drill):
       self = .calculator(CalculatorMode())
       return Reply(drill.summary(now: state.clock.nowMilliseconds()))
+    case .quiz(let quiz):
+      self = .calculator(CalculatorMode())
+      return Reply(quiz.summary(now: state.clock.nowMilliseconds()))
+    case .daily(var daily):
+      self = .calculator(CalculatorMode())
+      return Reply(daily.leave(in: &state))
     }
   }
 
@@ -38,6 +57,8 @@ public enum Mode: Sendable {
     switch self {
     case .calculator: CalculatorMode.completionWords(isFirstWord: isFirstWord, before: before)
     case .drill: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
+    case .quiz: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
+    case .daily: isFirstWord ? ["quit", "done", "pause", "resume", "help"] : []
     }
   }
 }

@@ -38,6 +38,16 @@ public protocol Store: AnyObject, Sendable {
   func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity]
   /// Every local day with at least one answer in the mode, newest first.
   func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day]
+  /// Answers in a mode counted by difficulty and category (a trivia quiz's breakdown).
+  func answerGroups(profile: String, mode: String) throws(StoreError) -> [AnswerGroup]
+
+  /// The daily challenges of a profile from `first` to `last` (local days), oldest first.
+  func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord]
+  /// Saves a daily challenge's state and, when it is answered, the answer, in one
+  /// transaction. A challenge already finished (by another Reckon, say) is left as it is.
+  /// Returns the challenge as saved.
+  @discardableResult
+  func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord
 }
 
 /// Settings as the store keeps them: text by name.
@@ -92,10 +102,13 @@ public struct AnswerRecord: Sendable, Hashable {
   /// When it was given (milliseconds since 1970) and on which local day.
   public var answeredAt: Int64
   public var day: Day
+  /// A trivia question's category and difficulty; nil for a drill's facts.
+  public var category: String?
+  public var difficulty: String?
 
   public init(
     profile: String, mode: String, item: String, given: String, correct: Bool, milliseconds: Int64,
-    answeredAt: Int64, day: Day
+    answeredAt: Int64, day: Day, category: String? = nil, difficulty: String? = nil
   ) {
     self.profile = profile
     self.mode = mode
@@ -105,6 +118,8 @@ public struct AnswerRecord: Sendable, Hashable {
     self.milliseconds = milliseconds
     self.answeredAt = answeredAt
     self.day = day
+    self.category = category
+    self.difficulty = difficulty
   }
 }
 
@@ -158,5 +173,55 @@ public struct ProfileSummary: Sendable, Hashable {
     self.name = name
     self.answers = answers
     self.lastDay = lastDay
+  }
+}
+
+/// Answers of one difficulty and category.
+public struct AnswerGroup: Sendable, Hashable {
+  public var difficulty: String
+  public var category: String
+  public var answered: Int
+  public var right: Int
+
+  public init(difficulty: String, category: String, answered: Int, right: Int) {
+    self.difficulty = difficulty
+    self.category = category
+    self.answered = answered
+    self.right = right
+  }
+}
+
+/// One day's challenge of one difficulty, as saved: open until saved first, then in
+/// progress with the time it has run, then finished, right or wrong.
+public struct DailyRecord: Sendable, Hashable {
+  public var profile: String
+  public var day: Day
+  /// `easy`, `medium` or `hard`.
+  public var difficulty: String
+  /// The question's key.
+  public var item: String
+  /// The time the question has been on screen, paused time left out, as of the last save.
+  public var elapsedMilliseconds: Int64
+  public var finished: Bool
+  /// Right or wrong, once finished (a challenge that ran out of time is wrong).
+  public var correct: Bool
+  /// The answer given (empty when the time ran out).
+  public var given: String
+  /// When this state was saved (milliseconds since 1970).
+  public var updatedAt: Int64
+
+  public init(
+    profile: String, day: Day, difficulty: String, item: String, elapsedMilliseconds: Int64, finished: Bool = false,
+    correct: Bool = false, given: String = "", updatedAt: Int64
+  ) {
+    self.profile = profile
+    self.day = day
+    self.difficulty = difficulty
+    self.item = item
+    self.elapsedMilliseconds = elapsedMilliseconds
+    self.finished = finished
+    self.correct = correct
+    self.given = given
+    self.updatedAt = updatedAt
   }
 }

@@ -1,0 +1,213 @@
+import ReckonData
+
+/// Reads a trivia bank from a user's file, in any of three formats, keeping every good row
+/// and saying why each bad one was skipped.
+///
+/// 1. Star-separated: `category*difficulty*question*correctAnswer*incorrect1*incorrect2*incorrect3`
+///    with that header line (the format of an existing trivia app's bank, and of Reckon's own).
+/// 2. The same columns as CSV (RFC 4180: quoted fields with commas, quotes and line breaks).
+/// 3. Open Trivia DB's JSON: `results`, each with `type`, `difficulty`, `category`,
+///    `question`, `correct_answer` and `incorrect_answers`; HTML entities are decoded, and a
+///    `boolean` question becomes a two-choice one.
+///
+/// The format is told from the text: JSON starts with `{`; otherwise a first line with a
+/// `*` is star-separated, and anything else CSV.
+public struct TriviaImport: Sendable {
+  public enum Format: String, Sendable {
+    case star = "star-separated"
+    case csv = "CSV"
+    case openTriviaDB = "Open Trivia DB JSON"
+  }
+
+  /// A row left out, and why.
+  public struct Skip: Sendable, Equatable {
+    public var line: Int
+    public var reason: String
+  }
+
+  public var format: Format
+  public var questions: [TriviaQuestion] = []
+  public var skipped: [Skip] = []
+
+  /// Why nothing could be read from a file at all.
+  public struct Failure: Error, Sendable, Equatable {
+    public var message: String
+  }
+
+  static let columns = [
+    "category", "difficulty", "question", "correctAnswer", "incorrect1", "incorrect2", "incorrect3",
+  ]
+  /// Longer fields than this are a mistake (a runaway quote, say), not a question.
+  static let maxFieldLength = 1000
+
+  /// Reads `bytes`; questions already in `bank` (same text, folded) are skipped as duplicates.
+  public static func read(_ bytes: [UInt8], besides bank: QuestionBank = QuestionBank()) -> Result<
+    TriviaImport, Failure
+  > {
+    let text: String
+    switch TextFile.decode(bytes) {
+    case .success(let decoded): text = decoded
+    case .failure(let bad):
+      return .failure(Failure(message: "it is not UTF-8 text (line \(bad.line), byte \(bad.byte))"))
+    }
+    let start = text.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+    guard let start else { return .failure(Failure(message: "the file is empty")) }
+    var result: TriviaImport
+    if start == UInt8(ascii: "{") || start == UInt8(ascii: "[") {
+      switch openTriviaDB(text) {
+      case .success(let read): result = read
+      case .failure(let failure): return .failure(failure)
+      }
+    } else {
+      let firstLine = text.utf8.prefix { $0 != 0x0A }
+      let isStar = firstLine.contains(UInt8(ascii: "*"))
+      result = TriviaImport(format: isStar ? .star : .csv)
+      var rows = isStar ? DelimitedText.starRows(text) : DelimitedText.csvRows(text)
+      if let first = rows.first, isHeader(first.fields) { rows.removeFirst() }
+      for row in rows { result.add(row.fields, line: row.line) }
+    }
+    result.removeDuplicates(besides: bank)
+    return .success(result)
+  }
+
+  /// Whether a row names the columns (in any case, with `_` or spaces as you like).
+  static func isHeader(_ fields: [String]) -> Bool {
+    let names = fields.map { Folding.key($0).filter { $0 != "_" && $0 != " " } }
+    return names.count >= 2 && names[0] == "category" && names[1] == "difficulty"
+  }
+
+  /// Checks one row of the seven columns; a bad one is skipped with its reason.
+  mutating func add(_ raw: [String], line: Int) {
+    guard raw.count == 7 else {
+      skipped.append(Skip(line: line, reason: "wrong number of columns: \(raw.count), expected 7"))
+      return
+    }
+    let fields = raw.map(\.trimmingSpaces)
+    add(
+      category: fields[0], difficulty: fields[1], question: fields[2], correct: fields[3],
+      incorrect: Array(fields[4...]), line: line, columns: Array(TriviaImport.columns[3...]))
+  }
+
+  /// Checks a question's parts, whatever the format; `columns` names the answers' places.
+  mutating func add(
+    category: String, difficulty: String, question: String, correct: String, incorrect: [String], line: Int,
+    columns: [String]
+  ) {
+    func skip(_ reason: String) { skipped.append(Skip(line: line, reason: reason)) }
+    if question.isEmpty { return skip("empty question") }
+    if category.isEmpty { return skip("empty category") }
+    guard let level = Difficulty(rawValue: Folding.key(difficulty)) else {
+      return skip(
+        difficulty.isEmpty
+          ? "empty difficulty (easy, medium or hard)" : "unknown difficulty '\(difficulty)' (easy, medium or hard)")
+    }
+    for (name, answer) in zip(columns, [correct] + incorrect) where answer.isEmpty {
+      return skip("empty answer (\(name))")
+    }
+    for (name, field) in zip(["category", "question"] + columns, [category, question, correct] + incorrect)
+    where field.count > TriviaImport.maxFieldLength {
+      return skip("\(name) is longer than \(TriviaImport.maxFieldLength) characters")
+    }
+    let right = Folding.key(correct)
+    if incorrect.contains(where: { Folding.key($0) == right }) {
+      return skip("the right answer is repeated among the wrong ones")
+    }
+    if Set(incorrect.map { Folding.key($0) }).count < incorrect.count {
+      return skip("a wrong answer is repeated")
+    }
+    questions.append(
+      TriviaQuestion(category: category, difficulty: level, text: question, correct: correct, incorrect: incorrect))
+    lines.append(line)
+  }
+
+  /// The line of each question kept, for duplicates' messages.
+  private var lines: [Int] = []
+
+  init(format: Format) { self.format = format }
+
+  /// Skips the second and later copies of a question, and those the bank has already.
+  mutating func removeDuplicates(besides bank: QuestionBank) {
+    var firstLine: [String: Int] = [:]
+    var kept: [TriviaQuestion] = []
+    for (question, line) in zip(questions, lines) {
+      if let earlier = firstLine[question.key] {
+        skipped.append(Skip(line: line, reason: "duplicate question (as on line \(earlier))"))
+      } else if bank.contains(key: question.key) {
+        skipped.append(Skip(line: line, reason: "duplicate question (already in the bank)"))
+      } else {
+        firstLine[question.key] = line
+        kept.append(question)
+      }
+    }
+    questions = kept
+    lines = []
+    skipped.sort { $0.line < $1.line }
+  }
+
+  // MARK: Open Trivia DB
+
+  static func openTriviaDB(_ text: String) -> Result<TriviaImport, Failure> {
+    let json: JSON
+    switch JSON.parse(text) {
+    case .success(let value): json = value
+    case .failure(let error):
+      return .failure(Failure(message: "not valid JSON: line \(error.line), column \(error.column): \(error.message)"))
+    }
+    guard case .array(let results)? = json["results"] else {
+      return .failure(
+        Failure(message: "not an Open Trivia DB file: expected an object with a \"results\" array"))
+    }
+    var result = TriviaImport(format: .openTriviaDB)
+    for (index, item) in results.enumerated() {
+      result.addOpenTriviaDB(item.value, index: index, line: item.line)
+    }
+    return .success(result)
+  }
+
+  mutating func addOpenTriviaDB(_ item: JSON, index: Int, line: Int) {
+    func skip(_ reason: String) { skipped.append(Skip(line: line, reason: "results[\(index)]: \(reason)")) }
+    guard case .object = item else { return skip("expected an object, found \(item.kind)") }
+    var text: [String: String] = [:]
+    for name in ["type", "difficulty", "category", "question", "correct_answer"] {
+      guard let value = item[name] else { return skip("\"\(name)\" is missing") }
+      guard let string = value.string else { return skip("\"\(name)\" must be a string, found \(value.kind)") }
+      text[name] = HTMLEntities.decode(string).trimmingSpaces
+    }
+    guard case .array(let wrong)? = item["incorrect_answers"] else {
+      return skip(
+        item["incorrect_answers"] == nil
+          ? "\"incorrect_answers\" is missing" : "\"incorrect_answers\" must be an array of strings")
+    }
+    var incorrect: [String] = []
+    for answer in wrong {
+      guard let s = answer.value.string else { return skip("\"incorrect_answers\" must be an array of strings") }
+      incorrect.append(HTMLEntities.decode(s).trimmingSpaces)
+    }
+    let expected: Int
+    switch text["type"]! {
+    case "multiple": expected = 3
+    case "boolean": expected = 1
+    default: return skip("unknown type '\(text["type"]!)' (multiple or boolean)")
+    }
+    guard incorrect.count == expected else {
+      return skip(
+        "a \(text["type"]!) question needs \(Wording.count(expected, "wrong answer")), found \(incorrect.count)")
+    }
+    var columns = ["correct_answer"]
+    columns += incorrect.indices.map { "incorrect_answers[\($0)]" }
+    // Open Trivia DB's own difficulty words are ours.
+    add(
+      category: text["category"]!, difficulty: text["difficulty"]!, question: text["question"]!,
+      correct: text["correct_answer"]!, incorrect: incorrect, line: line, columns: columns)
+  }
+}
+
+/// The bank built into the binary.
+public enum BuiltInQuestions {
+  /// Read once, when a quiz first needs it.
+  public static let bank: QuestionBank = {
+    let bytes = Array(UnsafeBufferPointer(start: reckon_data_questions(), count: Int(reckon_data_questions_size())))
+    guard case .success(let read) = TriviaImport.read(bytes) else { return QuestionBank() }
+    return QuestionBank(read.questions)
+  }()
+}

@@ -1,0 +1,220 @@
+import ReckonCore
+
+/// The calculator's trivia commands: `quiz …` and `daily …`.
+extension CalculatorMode {
+  /// `quiz [easy|medium|hard] [CATEGORY] [count N]`, `quiz categories`, `quiz load FILE`.
+  func startQuiz(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+    let words = CalculatorMode.words(of: line, from: argumentStart)
+    switch words.first?.text.lowercased() {
+    case "categories":
+      if words.count > 1 {
+        let d = Diagnostic("quiz categories takes nothing after it", at: words[1].span)
+        return (.error(d, line), nil)
+      }
+      return (categories(state.questionBank()), nil)
+    case "load":
+      let path = CalculatorMode.path(in: line, after: words[0].span.end)
+      guard !path.isEmpty else {
+        let d = Diagnostic(
+          "quiz load needs a file name", at: words[0].span, hint: "for example: quiz load ~/trivia.csv")
+        return (.error(d, line), nil)
+      }
+      return (Reply(state.loadQuestions(from: path)), nil)
+    default:
+      break
+    }
+    let bank = state.questionBank()
+    let options: QuizOptions
+    do {
+      options = try QuizOptions.parse(words, bank: bank)
+    } catch {
+      return (.error(error, line), nil)
+    }
+    let (questions, warnings) = QuizMode.pick(options, from: bank, in: &state)
+    guard !questions.isEmpty else {
+      let what = [options.difficulty?.rawValue, options.category.map { "in \($0)" }].compactMap { $0 }
+      return (
+        Reply(
+          warnings + [
+            .note(
+              "There are no \((what.isEmpty ? [] : [what.joined(separator: " ")]).first.map { $0 + " " } ?? "")questions to ask."
+            )
+          ]), nil
+      )
+    }
+    let quiz = QuizMode(options: options, questions: questions, state: &state)
+    let opening = state.prepareStore() + warnings
+    return (Reply(opening + quiz.opening(profile: state.profile, requested: options.count)), .quiz(quiz))
+  }
+
+  /// The rest of the line after `offset`, trimmed, without quotes around it.
+  static func path(in line: String, after offset: Int) -> String {
+    var text = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(offset))).trimmingSpaces
+    if text.count >= 2, let first = text.first, first == "\"" || first == "'", text.last == first {
+      text = String(text.dropFirst().dropLast())
+    }
+    return text
+  }
+
+  func categories(_ bank: QuestionBank) -> Reply {
+    var rows = [["category", "easy", "medium", "hard", "all"]]
+    var totals: [Difficulty: Int] = [:]
+    for (name, counts) in bank.categories {
+      rows.append(
+        [name] + Difficulty.allCases.map { (counts[$0] ?? 0).grouped }
+          + [counts.values.reduce(0, +).grouped])
+      for (level, n) in counts { totals[level, default: 0] += n }
+    }
+    rows.append([
+      "all", totals[.easy, default: 0].grouped, totals[.medium, default: 0].grouped, totals[.hard, default: 0].grouped,
+      bank.count.grouped,
+    ])
+    return Reply([
+      .note(
+        "\(Wording.count(bank.categories.count, "category", "categories")), \(Wording.count(bank.count, "question")):"),
+      .table(rows),
+      .note(
+        "For example: quiz \(Folding.key(bank.categories.first?.name.split(separator: " ").first ?? "history")) easy count 5"
+      ),
+    ])
+  }
+
+  /// `daily`: today's three challenges; `daily easy|medium|hard`: start or resume one.
+  func startDaily(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+    let words = CalculatorMode.words(of: line, from: argumentStart)
+    let today = state.clock.today()
+    var saved: [DailyRecord] = []
+    var outputs: [Output] = []
+    if let store = state.store {
+      do {
+        saved = try store.dailyChallenges(profile: state.profile, from: today, through: today)
+      } catch {
+        outputs.append(.warning("today's challenges could not be read: \(error.message)"))
+      }
+    }
+    guard let word = words.first else { return (Reply(outputs + overview(saved, today: today, state: state)), nil) }
+    guard let level = Difficulty(rawValue: word.text.lowercased()), words.count == 1 else {
+      let extra = words.count > 1 && Difficulty(rawValue: word.text.lowercased()) != nil ? words[1] : word
+      let d = Diagnostic(
+        "daily takes easy, medium or hard", at: extra.span, hint: "daily shows today's three challenges")
+      return (.error(d, line), nil)
+    }
+    let existing = saved.first { $0.difficulty == level.rawValue }
+    if let existing, existing.finished {
+      let result = existing.correct ? "right" : (existing.given.isEmpty ? "wrong (out of time)" : "wrong")
+      return (
+        Reply(
+          outputs + [
+            .note(
+              "You have answered today's \(level.rawValue) challenge: \(result), in "
+                + "\(minutesAndSeconds(existing.elapsedMilliseconds)). The next one opens tomorrow.")
+          ]), nil
+      )
+    }
+    let bank = state.dailyBank
+    guard var question = DailyQuestions.question(for: today, difficulty: level, in: bank) else {
+      return (Reply(outputs + [.note("There are no \(level.rawValue) questions for a daily challenge.")]), nil)
+    }
+    var elapsed: Int64 = 0
+    if let existing, let same = bank.question(key: existing.item) {
+      question = same
+      elapsed = existing.elapsedMilliseconds
+    }
+    let now = state.clock.nowMilliseconds()
+    var daily = DailyMode(
+      difficulty: level, day: today, choices: DailyQuestions.choices(for: question, on: today), elapsed: elapsed,
+      now: now)
+    outputs += state.prepareStore()
+    if elapsed >= DailyMode.limit {
+      let (reply, _) = daily.finish(nil, in: &state)
+      return (Reply(outputs + reply.outputs), nil)
+    }
+    outputs.append(
+      .note(
+        existing == nil
+          ? "Today's \(level.rawValue) challenge. The clock starts now (60:00 at most); pause stops it."
+          : "Resuming today's \(level.rawValue) challenge at \(minutesAndSeconds(elapsed))."))
+    outputs += daily.shown
+    outputs += daily.checkpoint(in: &state)
+    return (Reply(outputs), .daily(daily))
+  }
+
+  func overview(_ saved: [DailyRecord], today: Day, state: SessionState) -> [Output] {
+    var rows = [["challenge", "state", "time"]]
+    for level in Difficulty.allCases {
+      guard let c = saved.first(where: { $0.difficulty == level.rawValue }) else {
+        rows.append([level.rawValue, "open", "–"])
+        continue
+      }
+      if c.finished {
+        let result = c.correct ? "done: right" : (c.given.isEmpty ? "done: out of time" : "done: wrong")
+        rows.append([level.rawValue, result, minutesAndSeconds(c.elapsedMilliseconds)])
+      } else {
+        rows.append([level.rawValue, "in progress", minutesAndSeconds(c.elapsedMilliseconds) + " so far"])
+      }
+    }
+    let open = Difficulty.allCases.filter { level in !saved.contains { $0.difficulty == level.rawValue && $0.finished }
+    }
+    let next =
+      open.isEmpty
+      ? "All three are done for today; new ones open tomorrow."
+      : "Start or resume one with: " + open.map { "daily \($0.rawValue)" }.joined(separator: ", ")
+    return [.note("Daily challenges for \(state.profile), \(today.shortLabel):"), .table(rows), .note(next)]
+  }
+}
+
+extension SessionState {
+  /// Reads a trivia file through the session's `FileSource` and adds its good questions for
+  /// the rest of the session; says what was loaded and why any row was skipped, or why
+  /// nothing was.
+  public mutating func loadQuestions(from path: String) -> [Output] {
+    switch importQuestions(from: path) {
+    case .success(let outputs): outputs
+    case .failure(let problem): [.note("Nothing loaded from \(path): \(problem.message).")]
+    }
+  }
+
+  /// Why a whole file could not be loaded.
+  public struct LoadProblem: Error, Sendable {
+    public var message: String
+  }
+
+  /// `loadQuestions`, with a file that cannot be read at all as a failure (nothing is then
+  /// loaded and the session is as it was).
+  public mutating func importQuestions(from path: String) -> Result<[Output], LoadProblem> {
+    guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
+    let bytes: [UInt8]
+    do {
+      bytes = try files.read(path)
+    } catch {
+      return .failure(LoadProblem(message: "cannot read it: \(error.message)"))
+    }
+    let read: TriviaImport
+    switch TriviaImport.read(bytes, besides: questionBank()) {
+    case .success(let result): read = result
+    case .failure(let failure): return .failure(LoadProblem(message: failure.message))
+    }
+    addQuestions(read.questions)
+    let categories = Set(read.questions.map { Folding.key($0.category) }).count
+    var lines: [Output] = [
+      .note(
+        "Loaded \(Wording.count(read.questions.count, "question")) in \(Wording.count(categories, "category", "categories")) "
+          + "from \(path) (\(read.format.rawValue)); the quiz now has \(questionBank().count.grouped).")
+    ]
+    guard !read.skipped.isEmpty else { return .success(lines) }
+    lines.append(.note("Skipped \(Wording.count(read.skipped.count, "row")):"))
+    let shown = 20
+    lines += read.skipped.prefix(shown).map { .note("  line \($0.line): \($0.reason)") }
+    if read.skipped.count > shown {
+      // The rest, counted by reason (without the parts that name a place).
+      var reasons: [String: Int] = [:]
+      for skip in read.skipped.dropFirst(shown) {
+        let reason = skip.reason.split(separator: ":").last.map { String($0).trimmingSpaces } ?? skip.reason
+        reasons[reason.split(separator: "(").first.map { String($0).trimmingSpaces } ?? reason, default: 0] += 1
+      }
+      let summary = reasons.sorted { $0.value > $1.value }.map { "\($0.value.grouped) \($0.key)" }
+      lines.append(.note("  … and \((read.skipped.count - shown).grouped) more: " + summary.joined(separator: "; ")))
+    }
+    return .success(lines)
+  }
+}

@@ -1,0 +1,155 @@
+/// One daily challenge: a question with a clock that runs while it is on screen. `pause`
+/// stops the clock and hides the question; leaving (quit, Ctrl-D, the end of input, even
+/// `kill -9`) keeps it for later the same day with its time. An answer, or 60:00 on the
+/// clock, finishes it until the local date changes.
+public struct DailyMode: Sendable {
+  static let storeMode = "daily"
+  /// Reaching this without an answer counts as wrong.
+  public static let limit: Int64 = 60 * 60 * 1000
+
+  let difficulty: Difficulty
+  let day: Day
+  let choices: Choices
+  /// Time on screen before `runningSince`.
+  var elapsedBefore: Int64
+  /// When the clock last started; nil while paused.
+  var runningSince: Int64?
+
+  init(difficulty: Difficulty, day: Day, choices: Choices, elapsed: Int64, now: Int64) {
+    self.difficulty = difficulty
+    self.day = day
+    self.choices = choices
+    elapsedBefore = elapsed
+    runningSince = now
+  }
+
+  func elapsed(at now: Int64) -> Int64 {
+    min(DailyMode.limit, elapsedBefore + (runningSince.map { max(0, now - $0) } ?? 0))
+  }
+
+  /// The prompt shows the time so far, as of when it is drawn.
+  public func prompt(at now: Int64) -> String {
+    runningSince == nil
+      ? "daily \(difficulty.rawValue) paused \(minutesAndSeconds(elapsed(at: now)))> "
+      : "daily \(difficulty.rawValue) \(minutesAndSeconds(elapsed(at: now)))> "
+  }
+
+  /// Whether the clock is running (the prompt then changes every second).
+  public var isRunning: Bool { runningSince != nil }
+
+  var shown: [Output] { choices.shown(header: "Daily challenge, \(day.shortLabel) · ") }
+
+  func record(elapsed: Int64, profile: String, now: Int64) -> DailyRecord {
+    DailyRecord(
+      profile: profile, day: day, difficulty: difficulty.rawValue, item: choices.question.key,
+      elapsedMilliseconds: elapsed, updatedAt: now)
+  }
+
+  /// Saves the time so far (so `kill -9` loses at most the time since).
+  mutating func checkpoint(in state: inout SessionState) -> [Output] {
+    let now = state.clock.nowMilliseconds()
+    let (_, outputs) = state.saveDaily(record(elapsed: elapsed(at: now), profile: state.profile, now: now))
+    return outputs
+  }
+
+  // MARK: Lines
+
+  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
+    let now = state.clock.nowMilliseconds()
+    let input = line.trimmingSpaces
+    let command = input.lowercased()
+    if ["quit", "done", "exit"].contains(command) { return (Reply(leave(in: &state)), true) }
+    if isRunning && elapsed(at: now) >= DailyMode.limit { return finish(nil, in: &state) }
+    if command == "help" || command == "?" {
+      return (Reply([.note(DailyMode.help)] + checkpoint(in: &state)), false)
+    }
+    guard isRunning else {
+      if command == "resume" {
+        runningSince = now
+        return (
+          Reply([.note("Resumed at \(minutesAndSeconds(elapsedBefore)).")] + shown + checkpoint(in: &state)), false
+        )
+      }
+      return (Reply([.note("Paused: type resume to see the question again (or quit).")]), false)
+    }
+    switch command {
+    case "pause":
+      elapsedBefore = elapsed(at: now)
+      runningSince = nil
+      let saved = checkpoint(in: &state)
+      return (
+        Reply(
+          [
+            .clearScreen,
+            .note(
+              "Paused at \(minutesAndSeconds(elapsedBefore)): the question is hidden and the clock has stopped. "
+                + "Type resume to go on."),
+          ] + saved), false
+      )
+    case "resume":
+      return (Reply([.note("The clock is running already.")] + checkpoint(in: &state)), false)
+    case "":
+      return (Reply([.note("Type \(choices.range) or the answer (or pause, quit).")] + checkpoint(in: &state)), false)
+    default:
+      guard let pick = choices.pick(input) else {
+        let note = "'\(input)' is not one of the answers: type \(choices.range), or pause, quit."
+        return (Reply([.note(note)] + checkpoint(in: &state)), false)
+      }
+      return finish(pick, in: &state)
+    }
+  }
+
+  /// Finishes the challenge with the answer picked, or with none when the time ran out.
+  mutating func finish(_ pick: Int?, in state: inout SessionState) -> (Reply, done: Bool) {
+    let now = state.clock.nowMilliseconds()
+    let elapsed = elapsed(at: now)
+    let correct = pick == choices.correctIndex
+    let given = pick.map { choices.answers[$0] } ?? ""
+    var challenge = record(elapsed: elapsed, profile: state.profile, now: now)
+    challenge.finished = true
+    challenge.correct = correct
+    challenge.given = given
+    let answer = state.answerRecord(
+      mode: DailyMode.storeMode, item: challenge.item, given: given, correct: correct, milliseconds: elapsed,
+      question: choices.question)
+    let (saved, outputs) = state.saveDaily(challenge, answer: answer)
+    let rightAnswer = choices.labelled(choices.correctIndex)
+    var lines: [Output]
+    if saved.finished && saved.updatedAt != now {
+      lines = [
+        .note(
+          "This challenge was finished in another Reckon: \(saved.correct ? "right" : "wrong"), in \(minutesAndSeconds(saved.elapsedMilliseconds))."
+        )
+      ]
+    } else if pick == nil {
+      lines = [.feedback(correct: false, "✗ Time's up (60:00): the answer is \(rightAnswer).")]
+    } else if correct {
+      lines = [.feedback(correct: true, "✓ \(rightAnswer), in \(minutesAndSeconds(elapsed)).")]
+    } else {
+      lines = [.feedback(correct: false, "✗ The answer is \(rightAnswer) (\(minutesAndSeconds(elapsed))).")]
+    }
+    lines.append(.note("Today's \(difficulty.rawValue) challenge is done; the next one opens tomorrow."))
+    return (Reply(lines + outputs), true)
+  }
+
+  /// Leaves the challenge for later today: the clock stops, the time is kept.
+  mutating func leave(in state: inout SessionState) -> [Output] {
+    let now = state.clock.nowMilliseconds()
+    elapsedBefore = elapsed(at: now)
+    runningSince = nil
+    let saved = checkpoint(in: &state)
+    return [
+      .note(
+        "Left today's \(difficulty.rawValue) challenge at \(minutesAndSeconds(elapsedBefore)); "
+          + "daily \(difficulty.rawValue) resumes it.")
+    ] + saved
+  }
+
+  static let help = """
+    Type the letter of an answer or the answer itself. The clock runs while the
+    question is on screen; 60:00 without an answer counts as wrong. pause hides
+    the question and stops the clock; resume brings both back. quit (or Ctrl-D)
+    leaves it for later today, with its time kept. One answer a day for each of
+    easy, medium and hard: the same questions for everyone on the same date.
+    """
+}
