@@ -40,6 +40,32 @@ struct Transcript {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".txt") }.sorted()
   }
 
+  /// Files that transcripts may load (`quiz load NAME`).
+  static let files = FolderFiles(folder: folder.appendingPathComponent("files"))
+
+  /// Whether to write the answers into the files instead of comparing them.
+  static let recording = ProcessInfo.processInfo.environment["RECKON_RECORD_TRANSCRIPTS"] == "1"
+
+  /// Writes a transcript again with `answers` (one list a step) in place of the expected
+  /// lines, keeping its comments.
+  static func rewrite(_ name: String, answers: [[String]]) throws {
+    let url = folder.appendingPathComponent(name)
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    var out: [String] = []
+    var step = -1
+    for line in lines {
+      if line.hasPrefix("> ") || line == ">" {
+        step += 1
+        out.append(String(line))
+        out += answers[step]
+      } else if line.hasPrefix("#") || step < 0 {
+        out.append(String(line))
+      }
+    }
+    while out.last == "" { out.removeLast() }
+    try (out.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+  }
+
   static func load(_ name: String) throws -> Transcript {
     Transcript(text: try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
   }
@@ -85,4 +111,16 @@ func plain(_ reply: Reply) -> [String] {
 /// no store unless one is given.
 func testSession(seed: UInt64 = 42, clock: ManualClock = ManualClock(), store: (any Store)? = nil) -> Session {
   Session(clock: clock, random: SeededRandom(seed: seed), store: store, profile: "ada")
+}
+
+/// Reads files from one folder, by name: the transcripts' `FileSource`.
+struct FolderFiles: FileSource {
+  let folder: URL
+
+  func read(_ path: String) throws(FileError) -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else {
+      throw FileError("no such file")
+    }
+    return [UInt8](data)
+  }
 }

@@ -9,7 +9,13 @@ import Testing
 ///
 /// Directives: `> @wait 2500` moves the clock on by 2.5 s (`2d`, `3h`, `10m`, `5s` for
 /// days, hours, minutes, seconds); `> @end` is the end of input (Ctrl-D); `> @restart`
-/// leaves Reckon and starts it again on the same store (what follows is what start-up says).
+/// leaves Reckon and starts it again on the same store (what follows is what start-up says);
+/// `> @bank FILE` makes Transcripts/files/FILE the built-in trivia bank. `quiz load FILE`
+/// reads from Transcripts/files too.
+///
+/// `RECKON_RECORD_TRANSCRIPTS=1 swift test --filter TranscriptTests` writes what the session
+/// says into the files instead of comparing (for a new transcript: read every line of it
+/// before committing).
 @Suite struct TranscriptTests {
   @Test(arguments: Transcript.names)
   func replays(_ name: String) throws {
@@ -17,26 +23,44 @@ import Testing
     #expect(!transcript.steps.isEmpty)
     let clock = ManualClock()
     let store = SQLiteStore.inMemory()
-    var session = testSession(clock: clock, store: store)
+    var bank: QuestionBank?
+    func start() -> Session {
+      var session = testSession(clock: clock, store: store)
+      session.state.files = Transcript.files
+      session.state.builtInQuestions = bank
+      return session
+    }
+    var session = start()
+    var recorded: [[String]] = []
     for step in transcript.steps {
+      var got: [String] = []
       if step.input.hasPrefix("@wait ") {
         clock.advance(milliseconds: try #require(TranscriptTests.duration(step.input.dropFirst(6))))
-        continue
-      }
-      var got: [String]
-      switch step.input {
-      case "@end":
-        got = plain(session.finish())
-      case "@restart":
-        session = testSession(clock: clock, store: store)
-        got = plain(Reply(session.restoreSettings()))
-      default:
-        got = plain(session.handle(step.input))
+      } else if step.input.hasPrefix("@bank ") {
+        // The built-in bank, for this transcript: a file of Transcripts/files.
+        let bytes = try #require(try? Transcript.files.read(String(step.input.dropFirst(6))))
+        guard case .success(let read) = TriviaImport.read(bytes) else { Issue.record("bad bank"); return }
+        bank = QuestionBank(read.questions)
+        session.state.builtInQuestions = bank
+      } else {
+        switch step.input {
+        case "@end":
+          got = plain(session.finish())
+        case "@restart":
+          session = start()
+          got = plain(Reply(session.restoreSettings()))
+        default:
+          got = plain(session.handle(step.input))
+        }
       }
       // A last expected line "[prompt> ]" checks the prompt shown next.
       if let last = step.expected.last, last.hasPrefix("["), last.hasSuffix("]") { got.append("[\(session.prompt)]") }
-      #expect(got == step.expected, "\(name):\(step.lineNumber): > \(step.input)")
+      recorded.append(got)
+      if !Transcript.recording {
+        #expect(got == step.expected, "\(name):\(step.lineNumber): > \(step.input)")
+      }
     }
+    if Transcript.recording { try Transcript.rewrite(name, answers: recorded) }
   }
 
   /// `1500` milliseconds, or a number with a unit: `2d`, `3h`, `10m`, `5s`.
@@ -66,7 +90,8 @@ import Testing
     ("pri", ["price"]),
     ("2*pr", ["price"]),
     ("tip pr", ["price"]),
-    ("qu", ["quit"]),
+    ("qu", ["quit", "quiz"]),
+    ("da", ["daily"]),
     ("st", ["stats"]),
     ("2 + qu", []),
   ])

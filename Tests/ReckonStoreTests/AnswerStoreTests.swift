@@ -122,6 +122,57 @@ import Testing
     let local = Day(milliseconds: Self.day0, utcOffsetSeconds: parts.tm_gmtoff)
     #expect(try store.practiceDays(profile: "ada", mode: "drill") == [local])
     let applied = try store.writer.read { db in try Schema.migrator.appliedIdentifiers(db) }
-    #expect(applied.count == 2)
+    #expect(applied.count == 3)
+    // An answer from before v3 has no category or difficulty, and no trivia statistics.
+    #expect(try store.answerGroups(profile: "ada", mode: "drill").isEmpty)
+  }
+
+  /// Trivia answers keep their category and difficulty; a daily challenge keeps its time
+  /// until it is finished, and once finished stays as it was.
+  @Test func dailyChallengesAndTriviaAnswersLast() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    let day = Day(milliseconds: Self.day0, utcOffsetSeconds: 0)
+    func quiz(_ category: String, _ difficulty: String, correct: Bool) -> AnswerRecord {
+      var a = Self.answer("q-\(category)-\(difficulty)", correct: correct, mode: "quiz")
+      a.category = category
+      a.difficulty = difficulty
+      return a
+    }
+    do {
+      let store = SQLiteStore.open(path: path)
+      try store.record(quiz("Space", "easy", correct: true), learning: nil)
+      try store.record(quiz("Space", "easy", correct: false), learning: nil)
+      try store.record(quiz("Food", "hard", correct: true), learning: nil)
+      var daily = DailyRecord(
+        profile: "ada", day: day, difficulty: "easy", item: "k1", elapsedMilliseconds: 12_000, updatedAt: Self.day0)
+      try store.saveDaily(daily, answer: nil)
+      daily.elapsedMilliseconds = 20_000
+      daily.finished = true
+      daily.correct = true
+      daily.given = "Mercury"
+      var answer = quiz("Space", "easy", correct: true)
+      answer.mode = "daily"
+      try store.saveDaily(daily, answer: answer)
+      // A later save of the same challenge (another Reckon's checkpoint) changes nothing.
+      var late = daily
+      late.finished = false
+      late.elapsedMilliseconds = 99_000
+      #expect(try store.saveDaily(late, answer: answer) == daily)
+    }
+    let store = SQLiteStore.open(path: path)
+    let groups = try store.answerGroups(profile: "ada", mode: "quiz").sorted { $0.category < $1.category }
+    #expect(
+      groups == [
+        AnswerGroup(difficulty: "hard", category: "Food", answered: 1, right: 1),
+        AnswerGroup(difficulty: "easy", category: "Space", answered: 2, right: 1),
+      ])
+    #expect(try store.answerGroups(profile: "ada", mode: "daily").map(\.answered) == [1])
+    let saved = try store.dailyChallenges(profile: "ada", from: day, through: day)
+    #expect(saved.count == 1)
+    #expect(saved.first?.elapsedMilliseconds == 20_000)
+    #expect(saved.first?.finished == true)
+    #expect(saved.first?.given == "Mercury")
+    #expect(try store.dailyChallenges(profile: "ada", from: day.advanced(by: 1), through: day.advanced(by: 9)).isEmpty)
   }
 }

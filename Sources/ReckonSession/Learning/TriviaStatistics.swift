@@ -96,7 +96,7 @@ enum TriviaStatistics {
     switch (length, includesToday) {
     case (0, _): return "Daily streak: none yet. Answer all three of today's challenges (daily) to start one."
     case (_, true): return "Daily streak: \(days) with all three challenges answered, today included."
-    default: return "Daily streak: \(days) with all three challenges answered. Today's keep it going."
+    default: return "Daily streak: \(days) with all three challenges answered. Answer today's three to keep it going."
     }
   }
 

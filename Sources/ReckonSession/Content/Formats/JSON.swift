@@ -188,7 +188,10 @@ public indirect enum JSON: Sendable, Equatable {
       if bytes[index] == UInt8(ascii: "-") { index += 1 }
       let whole = index
       guard digits() > 0 else { throw error("a number needs digits") }
-      if bytes[whole] == UInt8(ascii: "0") && index - whole > 1 { throw error("a number cannot start with 0") }
+      if bytes[whole] == UInt8(ascii: "0") && index - whole > 1 {
+        index = start
+        throw error("a number cannot start with 0")
+      }
       if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
         index += 1
         guard digits() > 0 else { throw error("a number needs digits after '.'") }
@@ -261,7 +264,7 @@ public indirect enum JSON: Sendable, Equatable {
           }
           scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
         default:
-          index -= 1
+          index -= 2
           throw error("unknown escape '\\\(String(UnicodeScalar(escape)))' in a string")
         }
         runStart = index

@@ -206,8 +206,13 @@ public struct TriviaImport: Sendable {
 public enum BuiltInQuestions {
   /// Read once, when a quiz first needs it.
   public static let bank: QuestionBank = {
-    let bytes = Array(UnsafeBufferPointer(start: reckon_data_questions(), count: Int(reckon_data_questions_size())))
-    guard case .success(let read) = TriviaImport.read(bytes) else { return QuestionBank() }
+    guard case .success(let read) = read() else { return QuestionBank() }
     return QuestionBank(read.questions)
   }()
+
+  /// Reads the embedded file (Sources/ReckonData/questions.txt) as a user's file is read.
+  public static func read() -> Result<TriviaImport, TriviaImport.Failure> {
+    TriviaImport.read(
+      Array(UnsafeBufferPointer(start: reckon_data_questions(), count: Int(reckon_data_questions_size()))))
+  }
 }

@@ -2,7 +2,7 @@
 struct Choices: Sendable, Hashable {
   let question: TriviaQuestion
   /// The answers in the order shown.
-  let answers: [String]
+  var answers: [String]
 
   /// The answers shuffled by `random`; true or false stays in that order.
   init(_ question: TriviaQuestion, random: inout some RandomNumberGenerator) {

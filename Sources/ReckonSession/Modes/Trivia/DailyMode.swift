@@ -92,8 +92,7 @@ public struct DailyMode: Sendable {
       return (Reply([.note("Type \(choices.range) or the answer (or pause, quit).")] + checkpoint(in: &state)), false)
     default:
       guard let pick = choices.pick(input) else {
-        let note = "'\(input)' is not one of the answers: type \(choices.range), or pause, quit."
-        return (Reply([.note(note)] + checkpoint(in: &state)), false)
+        return (Reply([.note(notAnAnswer(input, choices, commands: "pause, quit"))] + checkpoint(in: &state)), false)
       }
       return finish(pick, in: &state)
     }

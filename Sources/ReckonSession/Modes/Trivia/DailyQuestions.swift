@@ -1,12 +1,13 @@
 /// Which question is each day's challenge: the same for everybody with the same bank on the
-/// same date, like a daily puzzle friends can compare, and never the same again until the
-/// bank has been gone through.
+/// same date, like a daily puzzle friends can compare, and none again until every question
+/// of its difficulty has had its day.
 ///
-/// The questions of a difficulty are put in the order of their keys; the bank's fingerprint
-/// (every key, and the difficulty) seeds a shuffle of them. Day N of the calendar is the
-/// question at place N mod count of the shuffle for cycle N div count, each cycle shuffled
-/// afresh. So within a cycle every question comes once; a new release with a different bank
-/// simply gives a different sequence.
+/// The questions of a difficulty are put in the order of their keys, and the bank's
+/// fingerprint (the difficulty and every key) seeds one shuffle of them. Day N of the
+/// calendar is the question at place N mod count of that shuffle: every question once per
+/// cycle of count days, in the same order each cycle (shuffling each cycle afresh could put
+/// one question on the last day of a cycle and the first of the next). A new release with a
+/// different bank simply gives a different sequence.
 public enum DailyQuestions {
   public static func question(for day: Day, difficulty: Difficulty, in bank: QuestionBank) -> TriviaQuestion? {
     let pool = bank.matching(difficulty: difficulty, category: nil).sorted { $0.key < $1.key }
@@ -15,9 +16,8 @@ public enum DailyQuestions {
     fingerprint.add(difficulty.rawValue)
     for question in pool { fingerprint.add(question.key) }
     let n = pool.count
-    let cycle = day.number >= 0 ? day.number / n : (day.number - n + 1) / n
-    let place = day.number - cycle * n
-    var random = SeededRandom(seed: fingerprint.value ^ UInt64(bitPattern: Int64(cycle)) &* 0x9E37_79B9_7F4A_7C15)
+    let place = ((day.number % n) + n) % n
+    var random = SeededRandom(seed: fingerprint.value)
     let order = Choices.shuffled(Array(0..<n), &random)
     return pool[order[place]]
   }

@@ -54,7 +54,8 @@ public struct QuizMode: Sendable {
   func opening(profile: String, requested: Int) -> [Output] {
     var lines: [Output] = [.note("Quiz for \(profile): \(options.label).")]
     if questions.count < requested {
-      lines.append(.note("Only \(Wording.count(questions.count, "question")) match, so the round is shorter."))
+      let match = questions.count == 1 ? "1 question matches" : "\(questions.count) questions match"
+      lines.append(.note("Only \(match), so the round is shorter."))
     }
     lines.append(.note("Answer with a letter or the answer itself; skip, help, quit."))
     return lines + current
@@ -79,9 +80,7 @@ public struct QuizMode: Sendable {
     case "":
       return (Reply([.note("Type \(choices.range) or the answer (or skip, quit).")]), false)
     default:
-      guard let pick = choices.pick(input) else {
-        return (Reply([.note("'\(input)' is not one of the answers: type \(choices.range), or skip, quit.")]), false)
-      }
+      guard let pick = choices.pick(input) else { return (Reply([.note(notAnAnswer(input, choices))]), false) }
       return answer(pick, given: choices.answers[pick], state: &state)
     }
   }
@@ -138,4 +137,15 @@ public struct QuizMode: Sendable {
     (or Ctrl-D) ends the round with a summary.
     """
   }
+}
+
+/// What to say to a line that picks no answer; a calculator command gets a word on how to
+/// get back to the calculator.
+func notAnAnswer(_ input: String, _ choices: Choices, commands: String = "skip, quit") -> String {
+  let first = String(input.prefix { $0 != " " }).lowercased()
+  if Command.words.contains(first) {
+    return "'\(input)' is a calculator command: quit first, then type it at reckon>. "
+      + "Here, type \(choices.range) or the answer."
+  }
+  return "'\(input)' is not one of the answers: type \(choices.range), or \(commands)."
 }

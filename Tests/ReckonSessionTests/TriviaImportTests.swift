@@ -1,0 +1,256 @@
+import ReckonStore
+import Testing
+
+@testable import ReckonSession
+
+/// The trivia importers: each format with good rows and every kind of bad one.
+@Suite struct TriviaImportTests {
+  static let header = "category*difficulty*question*correctAnswer*incorrect1*incorrect2*incorrect3"
+
+  func read(_ text: String, besides bank: QuestionBank = QuestionBank()) throws -> TriviaImport {
+    switch TriviaImport.read(Array(text.utf8), besides: bank) {
+    case .success(let result): return result
+    case .failure(let failure): throw failure
+    }
+  }
+
+  @Test func starSeparatedRowsLoad() throws {
+    let result = try read(
+      TriviaImportTests.header + "\n"
+        + "Space*easy*Which planet is closest to the Sun?*Mercury*Venus*Mars*Earth\r\n"
+        + "\n"
+        + "Food* Hard *Which spice is red?* Paprika *Saffron*Cumin*Turmeric\n")
+    #expect(result.format == .star)
+    #expect(result.skipped.isEmpty)
+    #expect(result.questions.count == 2)
+    #expect(result.questions[1].difficulty == .hard)
+    #expect(result.questions[1].correct == "Paprika")
+    #expect(result.questions[1].incorrect == ["Saffron", "Cumin", "Turmeric"])
+  }
+
+  @Test func aFileWithoutAHeaderLoadsEveryRow() throws {
+    let result = try read("Space*easy*Which planet is closest to the Sun?*Mercury*Venus*Mars*Earth\n")
+    #expect(result.questions.count == 1)
+  }
+
+  /// Each bad row is skipped with its line and reason; the good rows around it load.
+  @Test(arguments: [
+    ("Food*easy*Q?*A*B*C", "wrong number of columns: 6, expected 7"),
+    ("Food*easy*Q?*A*B*C*D*E", "wrong number of columns: 8, expected 7"),
+    ("Food*easy* *A*B*C*D", "empty question"),
+    ("*easy*Q?*A*B*C*D", "empty category"),
+    ("Food*expert*Q?*A*B*C*D", "unknown difficulty 'expert' (easy, medium or hard)"),
+    ("Food**Q?*A*B*C*D", "empty difficulty (easy, medium or hard)"),
+    ("Food*easy*Q?*A*B**D", "empty answer (incorrect2)"),
+    ("Food*easy*Q?*Paris*Rome*paris*Oslo", "the right answer is repeated among the wrong ones"),
+    ("Food*easy*Q?*Zürich*Rome*ZURICH*Oslo", "the right answer is repeated among the wrong ones"),
+    ("Food*easy*Q?*A*B*C*b", "a wrong answer is repeated"),
+    ("Food*easy*Which planet is closest to the Sun?*A*B*C*D", "duplicate question (as on line 2)"),
+  ])
+  func badRowsAreSkippedWithTheirReason(_ row: String, _ reason: String) throws {
+    let text = [
+      TriviaImportTests.header, "Space*easy*Which planet is closest to the Sun?*Mercury*Venus*Mars*Earth", row,
+      "Food*medium*Which nut is used in marzipan?*Almond*Walnut*Pecan*Cashew",
+    ].joined(separator: "\n")
+    let result = try read(text)
+    #expect(result.skipped == [TriviaImport.Skip(line: 3, reason: reason)])
+    #expect(result.questions.map(\.correct) == ["Mercury", "Almond"])
+  }
+
+  @Test func aQuestionTheBankHasIsADuplicate() throws {
+    let bank = QuestionBank([
+      TriviaQuestion(
+        category: "Space", difficulty: .easy, text: "Which planet is closest to the Sun?", correct: "Mercury",
+        incorrect: ["Venus", "Mars", "Earth"])
+    ])
+    // The same text, spelt with other spaces and case, is the same question.
+    let result = try read("Space*hard*which planet is  closest to the sun?*Mercury*Venus*Mars*Earth\n", besides: bank)
+    #expect(result.questions.isEmpty)
+    #expect(result.skipped == [TriviaImport.Skip(line: 1, reason: "duplicate question (already in the bank)")])
+  }
+
+  @Test func csvHasQuotedFieldsWithCommasQuotesAndLineBreaks() throws {
+    let text = """
+      category,difficulty,question,correctAnswer,incorrect1,incorrect2,incorrect3\r
+      Music,medium,"Who wrote ""The Four Seasons""?","Vivaldi, Antonio",Bach,Handel,Purcell\r
+      Music,easy,"A question
+      over two lines?",Yes,No,Maybe,Never\r
+      Music,easy,Too few?,A,B,C\r
+      Music,hard,"Last, with no line break?",Yes,No,Maybe,Never
+      """
+    let result = try read(text)
+    #expect(result.format == .csv)
+    #expect(
+      result.questions.map(\.text) == [
+        "Who wrote \"The Four Seasons\"?", "A question\nover two lines?", "Last, with no line break?",
+      ])
+    #expect(result.questions[0].correct == "Vivaldi, Antonio")
+    // The row after the two-line question starts on line 5.
+    #expect(result.skipped == [TriviaImport.Skip(line: 5, reason: "wrong number of columns: 6, expected 7")])
+  }
+
+  @Test func aByteOrderMarkIsNotPartOfTheHeader() throws {
+    let bytes: [UInt8] =
+      [0xEF, 0xBB, 0xBF]
+      + Array("category,difficulty,question,correctAnswer,incorrect1,incorrect2,incorrect3\nA,easy,Q?,1,2,3,4\n".utf8)
+    guard case .success(let result) = TriviaImport.read(bytes) else { Issue.record("not read"); return }
+    #expect(result.questions.count == 1)
+    #expect(result.skipped.isEmpty)
+  }
+
+  @Test func openTriviaDBJSONDecodesEntitiesAndTrueOrFalse() throws {
+    let text = """
+      {"response_code": 0, "results": [
+        {"type": "multiple", "difficulty": "hard", "category": "Art",
+         "question": "Who painted &#039;The Persistence of Memory&#039;?",
+         "correct_answer": "Salvador Dal&iacute;",
+         "incorrect_answers": ["Ren&eacute; Magritte", "Joan Mir&oacute;", "Max Ernst &amp; co"]},
+        {"type": "boolean", "difficulty": "easy", "category": "Geography",
+         "question": "Mont Blanc is in the Alps.", "correct_answer": "False", "incorrect_answers": ["True"]},
+        {"type": "multiple", "difficulty": "medium", "category": "Art", "question": "Two wrong?",
+         "correct_answer": "A", "incorrect_answers": ["B", "C"]},
+        {"type": "slider", "difficulty": "easy", "category": "Art", "question": "Slide?",
+         "correct_answer": "A", "incorrect_answers": ["B"]},
+        {"type": "boolean", "difficulty": "easy", "category": "Art", "question": 12,
+         "correct_answer": "True", "incorrect_answers": ["False"]},
+        "not an object"
+      ]}
+      """
+    let result = try read(text)
+    #expect(result.format == .openTriviaDB)
+    #expect(result.questions.count == 2)
+    #expect(result.questions[0].text == "Who painted 'The Persistence of Memory'?")
+    #expect(result.questions[0].correct == "Salvador Dalí")
+    #expect(result.questions[0].incorrect == ["René Magritte", "Joan Miró", "Max Ernst & co"])
+    #expect(result.questions[1].isTrueOrFalse)
+    #expect(result.questions[1].incorrect == ["True"])
+    #expect(
+      result.skipped == [
+        TriviaImport.Skip(line: 8, reason: "results[2]: a multiple question needs 3 wrong answers, found 2"),
+        TriviaImport.Skip(line: 10, reason: "results[3]: unknown type 'slider' (multiple or boolean)"),
+        TriviaImport.Skip(line: 12, reason: "results[4]: \"question\" must be a string, found a number"),
+        TriviaImport.Skip(line: 14, reason: "results[5]: expected an object, found a string"),
+      ])
+    // True or false keeps that order on screen.
+    var random = SeededRandom(seed: 1)
+    #expect(Choices(result.questions[1], random: &random).answers == ["True", "False"])
+  }
+
+  @Test(arguments: [
+    (
+      "{\"results\": [}",
+      "not valid JSON: line 1, column 14: expected a value (a string, number, object, array, true, false or null)"
+    ),
+    ("{\"results\": 3}", "not an Open Trivia DB file: expected an object with a \"results\" array"),
+    (
+      "{\"results\": [\n  {\"a\": \"b\n\"}]}",
+      "not valid JSON: line 2, column 11: a string cannot run over the end of a line (write \\n)"
+    ),
+    ("   \n ", "the file is empty"),
+  ])
+  func aFileThatIsNotABankLoadsNothing(_ text: String, _ message: String) {
+    guard case .failure(let failure) = TriviaImport.read(Array(text.utf8)) else {
+      Issue.record("read")
+      return
+    }
+    #expect(failure.message == message)
+  }
+
+  @Test func invalidUTF8LoadsNothingAndSaysWhere() {
+    let bytes = Array("category*difficulty\nFood*easy*Caf".utf8) + [0xE9] + Array("*A*B*C*D\n".utf8)
+    guard case .failure(let failure) = TriviaImport.read(bytes) else {
+      Issue.record("read")
+      return
+    }
+    #expect(failure.message == "it is not UTF-8 text (line 2, byte 14)")
+  }
+
+  @Test(
+    arguments: [
+      ([0xC3, 0xA9], true), ([0xC3], false), ([0xC0, 0x80], false), ([0xED, 0xA0, 0x80], false),
+      ([0xF0, 0x9F, 0x98, 0x80], true), ([0xF4, 0x90, 0x80, 0x80], false), ([0xE2, 0x82], false), ([0xFF], false),
+    ] as [([UInt8], Bool)])
+  func utf8IsCheckedStrictly(_ bytes: [UInt8], _ valid: Bool) {
+    if case .success = TextFile.decode(bytes) { #expect(valid) } else { #expect(!valid) }
+  }
+
+  /// A missing file, or one that is not UTF-8: a clear message, and the quiz's questions
+  /// are as they were.
+  @Test func aFileThatCannotBeReadLeavesTheSessionUnchanged() {
+    var session = testSession()
+    session.state.files = MemoryFiles(["bad.txt": [0x66, 0xFF, 0x0A]])
+    let before = session.state.questionBank().count
+    #expect(
+      plain(session.handle("quiz load nowhere.csv")) == [
+        "Nothing loaded from nowhere.csv: cannot read it: no such file."
+      ])
+    #expect(
+      plain(session.handle("quiz load bad.txt")) == [
+        "Nothing loaded from bad.txt: it is not UTF-8 text (line 1, byte 2)."
+      ])
+    #expect(session.state.questionBank().count == before)
+  }
+
+  @Test func theBuiltInBankIsWhatTheIssueAsks() throws {
+    let bank = BuiltInQuestions.bank
+    let read = try #require(try? BuiltInQuestions.read().get())
+    #expect(read.skipped.isEmpty, "\(read.skipped)")
+    #expect(bank.count >= 150)
+    #expect(bank.categories.count >= 6)
+    for level in Difficulty.allCases {
+      #expect(bank.matching(difficulty: level, category: nil).count >= 40)
+    }
+    #expect(bank.questions.allSatisfy { $0.incorrect.count == 3 })
+  }
+}
+
+/// The small readers underneath.
+@Suite struct TextFormatTests {
+  @Test(arguments: [
+    ("Curaçao", "curacao"), ("  CRÈME   brûlée ", "creme brulee"), ("Straße", "strasse"),
+    ("Cafe\u{301}", "cafe"), ("l’été", "l'ete"), ("Dvořák", "dvorak"), ("Łódź", "lodz"),
+  ])
+  func foldingIgnoresCaseAccentsAndSpacing(_ text: String, _ folded: String) {
+    #expect(Folding.key(text) == folded)
+  }
+
+  @Test(arguments: [
+    ("Tom &amp; Jerry", "Tom & Jerry"), ("&quot;Hi&quot;", "\"Hi\""), ("It&#039;s", "It's"), ("&#x27;", "'"),
+    ("Beyonc&eacute;", "Beyoncé"), ("&Uuml;ber", "Über"), ("AT&T", "AT&T"), ("&bogus;", "&bogus;"), ("&", "&"),
+    ("&hellip;&rsquo;", "…’"),
+  ])
+  func htmlEntitiesDecode(_ text: String, _ decoded: String) {
+    #expect(HTMLEntities.decode(text) == decoded)
+  }
+
+  @Test func jsonReadsEveryKindOfValue() throws {
+    let json = try JSON.parse(#"{"a": [1, -2.5e3, true, false, null, "x\"\u00e9\ud83d\ude00\n"], "b": {}}"#).get()
+    guard case .array(let items)? = json["a"] else {
+      Issue.record("no array")
+      return
+    }
+    #expect(items.map(\.value) == [.number(1), .number(-2500), .bool(true), .bool(false), .null, .string("x\"é😀\n")])
+    #expect(json["b"] == .object([]))
+  }
+
+  @Test(arguments: [
+    ("[1,]", 1, 4), ("{\"a\" 1}", 1, 6), ("[01]", 1, 2), ("\"\\q\"", 1, 2), ("[\n\n  tru]", 3, 3), ("", 1, 1),
+    ("[1] 2", 1, 5), ("\"\\ud800\"", 1, 8),
+  ])
+  func jsonErrorsSayWhere(_ text: String, _ line: Int, _ column: Int) {
+    guard case .failure(let error) = JSON.parse(text) else {
+      Issue.record("parsed \(text)")
+      return
+    }
+    #expect((error.line, error.column) == (line, column), "\(error.message)")
+  }
+
+  @Test func jsonNestingIsLimited() {
+    let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    guard case .failure(let error) = JSON.parse(deep) else {
+      Issue.record("parsed")
+      return
+    }
+    #expect(error.message.contains("nested more than"))
+  }
+}

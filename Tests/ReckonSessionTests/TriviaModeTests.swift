@@ -1,0 +1,142 @@
+import ReckonStore
+import Testing
+
+@testable import ReckonSession
+
+/// The daily question of a date, answers picked by letter or text, and the daily clock.
+@Suite struct DailyQuestionTests {
+  static let bank = BuiltInQuestions.bank
+  static let first = Day(year: 2026, month: 11, day: 23)!
+
+  @Test(arguments: Difficulty.allCases)
+  func theSameDateGivesTheSameQuestionAndTheNextDayAnother(_ level: Difficulty) throws {
+    let today = try #require(DailyQuestions.question(for: Self.first, difficulty: level, in: Self.bank))
+    // Worked out again from a bank built afresh, in another order: the same question.
+    let shuffled = QuestionBank(Self.bank.questions.reversed())
+    #expect(DailyQuestions.question(for: Self.first, difficulty: level, in: shuffled) == today)
+    let tomorrow = DailyQuestions.question(for: Self.first.advanced(by: 1), difficulty: level, in: Self.bank)
+    #expect(tomorrow != today)
+    #expect(tomorrow?.difficulty == level)
+  }
+
+  /// Every question of a difficulty has its day before any comes again, across the end of a
+  /// cycle too.
+  @Test(arguments: Difficulty.allCases)
+  func theBankIsGoneThroughBeforeAQuestionRepeats(_ level: Difficulty) {
+    let count = Self.bank.matching(difficulty: level, category: nil).count
+    for start in [Self.first, Self.first.advanced(by: count / 2), Day(number: -5)] {
+      let keys = (0..<count).compactMap {
+        DailyQuestions.question(for: start.advanced(by: $0), difficulty: level, in: Self.bank)?.key
+      }
+      #expect(Set(keys).count == count)
+    }
+  }
+
+  @Test func anotherBankGivesAnotherSequence() {
+    // One easy question fewer.
+    let dropped = Self.bank.matching(difficulty: .easy, category: nil).last!
+    let smaller = QuestionBank(Self.bank.questions.filter { $0 != dropped })
+    let days = (0..<30).map { Self.first.advanced(by: $0) }
+    let a = days.map { DailyQuestions.question(for: $0, difficulty: .easy, in: Self.bank)?.key }
+    let b = days.map { DailyQuestions.question(for: $0, difficulty: .easy, in: smaller)?.key }
+    #expect(a != b)
+  }
+
+  @Test func aDailyQuestionsAnswersAreInTheSameOrderForEveryone() {
+    let question = Self.bank.questions[0]
+    let once = DailyQuestions.choices(for: question, on: Self.first).answers
+    #expect(DailyQuestions.choices(for: question, on: Self.first).answers == once)
+    #expect(Set(once) == Set(question.answers))
+  }
+
+  @Test(
+    arguments: [
+      ("b", 1), ("B", 1), ("b)", 1), ("(c)", 2), ("  Zürich ", 0), ("zurich", 0), ("BERN", 1), ("e", nil), ("", nil),
+      ("Geneva!", nil),
+    ] as [(String, Int?)])
+  func anAnswerIsItsLetterOrItsText(_ input: String, _ expected: Int?) {
+    let question = TriviaQuestion(
+      category: "Places", difficulty: .easy, text: "Largest Swiss city?", correct: "Zürich",
+      incorrect: ["Bern", "Geneva", "Basel"])
+    var random = SeededRandom(seed: 0)
+    var choices = Choices(question, random: &random)
+    // Put them back in the bank's order, so the letters are known.
+    choices = Choices(copying: choices, answers: question.answers)
+    #expect(choices.pick(input) == expected)
+  }
+}
+
+extension Choices {
+  init(copying other: Choices, answers: [String]) {
+    self = other
+    self.answers = answers
+  }
+}
+
+/// The clock of a daily challenge while a line is being typed (`Session.tick`).
+@Suite struct DailyClockTests {
+  func started(_ clock: ManualClock, store: SQLiteStore) -> Session {
+    var session = testSession(clock: clock, store: store)
+    session.state.builtInQuestions = BuiltInQuestions.bank
+    _ = session.handle("daily easy")
+    return session
+  }
+
+  /// Each tick saves the time so far: a Reckon killed between two lines comes back within
+  /// a second of where it was.
+  @Test func aTickSavesTheTimeSoFar() throws {
+    let clock = ManualClock()
+    let store = SQLiteStore.inMemory()
+    var session = started(clock, store: store)
+    clock.advance(milliseconds: 42_000)
+    #expect(session.tick().outputs.isEmpty)
+    #expect(session.prompt == "daily easy 0:42> ")
+    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    #expect(saved.map(\.elapsedMilliseconds) == [42_000])
+    #expect(saved.map(\.finished) == [false])
+    // A new session on the same store (as after kill -9) resumes at 0:42.
+    var again = testSession(clock: clock, store: store)
+    again.state.builtInQuestions = BuiltInQuestions.bank
+    #expect(plain(again.handle("daily easy")).first == "Resuming today's easy challenge at 0:42.")
+  }
+
+  @Test func reachingSixtyMinutesWhileTypingEndsItAsWrong() throws {
+    let clock = ManualClock()
+    let store = SQLiteStore.inMemory()
+    var session = started(clock, store: store)
+    clock.advance(milliseconds: DailyMode.limit)
+    let reply = plain(session.tick())
+    #expect(reply.first?.hasPrefix("✗ Time's up (60:00): the answer is ") == true)
+    #expect(session.isInCalculator)
+    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    #expect(saved.map(\.finished) == [true])
+    #expect(saved.map(\.correct) == [false])
+    #expect(saved.map(\.elapsedMilliseconds) == [DailyMode.limit])
+  }
+
+  @Test func aPausedChallengeDoesNotTick() throws {
+    let clock = ManualClock()
+    var session = started(clock, store: SQLiteStore.inMemory())
+    _ = session.handle("pause")
+    #expect(!session.promptIsLive)
+    clock.advance(milliseconds: 2 * DailyMode.limit)
+    #expect(session.tick().outputs.isEmpty)
+    #expect(session.prompt == "daily easy paused 0:00> ")
+  }
+
+  /// Two Reckons on one challenge: the second answer finds it finished and changes nothing.
+  @Test func aChallengeFinishedElsewhereStaysAsItWas() throws {
+    let clock = ManualClock()
+    let store = SQLiteStore.inMemory()
+    var first = started(clock, store: store)
+    var second = started(clock, store: store)
+    clock.advance(milliseconds: 5000)
+    _ = first.handle("a")
+    clock.advance(milliseconds: 5000)
+    let reply = plain(second.handle("b"))
+    #expect(reply.first?.hasPrefix("This challenge was finished in another Reckon") == true)
+    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    #expect(saved.map(\.elapsedMilliseconds) == [5000])
+    #expect(try store.answerGroups(profile: "ada", mode: "daily").map(\.answered) == [1])
+  }
+}
