@@ -223,6 +223,9 @@ public final class LineEditor {
     let prompt = ticker()
     if prompt != before || promptText != before {
       setPrompt(prompt)
+      // libedit redraws from where it thinks the line starts: go back there and clear it.
+      // (A line typed longer than the terminal is wide would leave its first rows.)
+      editshim_write(el, "\r\u{1B}[K")
       _ = editshim_refresh(el)
     }
   }

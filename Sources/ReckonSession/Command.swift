@@ -90,11 +90,11 @@ public struct Command: Sendable, Hashable {
         or showing the answer, sends it back to box 1.
         """),
     Command(
-      name: "quiz", aliases: [], usage: "quiz [easy|medium|hard] [category] [count N]",
+      name: "quiz", aliases: [], usage: "quiz [level] [category] [count N]",
       summary: "a round of multiple-choice trivia",
       details: """
         quiz                  10 questions, all difficulties and categories mixed
-        quiz hard             only hard ones;  quiz geography  one category
+        quiz hard             one level (easy, medium, hard);  quiz geography
         quiz sci easy count 5 a category by the start of its name, 5 questions
         quiz categories       the categories, with how many questions each has
         quiz load FILE        add questions from a file for this session:

@@ -46,6 +46,7 @@ public struct SessionState: Sendable {
   /// Adds questions for the rest of the session (duplicates are left out by the importer).
   mutating func addQuestions(_ questions: [TriviaQuestion]) {
     var bank = questionBank()
+    bank.reserve(questions.count)
     for question in questions { bank.add(question) }
     loadedBank = bank
   }

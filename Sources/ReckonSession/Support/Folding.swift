@@ -7,6 +7,7 @@
 /// combining marks (U+0300–U+036F) are dropped, so decomposed input folds too.
 public enum Folding {
   public static func key(_ text: some StringProtocol) -> String {
+    if let ascii = asciiKey(text) { return ascii }
     var out = String.UnicodeScalarView()
     var pendingSpace = false
     for scalar in text.lowercased().unicodeScalars {
@@ -30,13 +31,37 @@ public enum Folding {
     return String(out)
   }
 
+  /// The key of ASCII text, straight from its bytes (most text is ASCII, and a large file
+  /// folds hundreds of thousands of fields); nil when the text is not all ASCII.
+  static func asciiKey(_ text: some StringProtocol) -> String? {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.utf8.count)
+    var pendingSpace = false
+    for byte in text.utf8 {
+      switch byte {
+      case 0x80...: return nil
+      case 0x09...0x0D, 0x20:
+        pendingSpace = !out.isEmpty
+        continue
+      default:
+        break
+      }
+      if pendingSpace {
+        out.append(0x20)
+        pendingSpace = false
+      }
+      out.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
   /// Each plain spelling and the letters that fold to it.
   private static let table: [Unicode.Scalar: String] = {
     let groups: [(String, String)] = [
       ("a", "àáâãäåāăą"), ("c", "çćĉċč"), ("d", "ďđð"), ("e", "èéêëēĕėęě"), ("g", "ĝğġģ"), ("h", "ĥħ"),
       ("i", "ìíîïĩīĭįı"), ("j", "ĵ"), ("k", "ķ"), ("l", "ĺļľŀł"), ("n", "ñńņňŉ"), ("o", "òóôõöøōŏő"),
       ("r", "ŕŗř"), ("s", "śŝşšſ"), ("t", "ţťŧ"), ("u", "ùúûüũūŭůűų"), ("w", "ŵ"), ("y", "ýÿŷ"), ("z", "źżž"),
-      ("ss", "ß"), ("ae", "æ"), ("oe", "œ"), ("th", "þ"), ("'", "‘’‛′`´"), ("\"", "“”„″"), ("-", "‐‑‒–—−"),
+      ("ss", "ß"), ("ae", "æ"), ("oe", "œ"), ("th", "þ"), ("'", "‘’‛′´"), ("\"", "“”„″"), ("-", "‐‑‒–—−"),
     ]
     var table: [Unicode.Scalar: String] = [:]
     for (plain, letters) in groups {

@@ -46,6 +46,7 @@ public struct QuestionBank: Sendable {
   private var positions: [String: Int] = [:]
 
   public init(_ questions: [TriviaQuestion] = []) {
+    reserve(questions.count)
     for question in questions { add(question) }
   }
 
@@ -56,6 +57,12 @@ public struct QuestionBank: Sendable {
     positions[question.key] = questions.count
     questions.append(question)
     return true
+  }
+
+  /// Makes room for `count` more questions.
+  public mutating func reserve(_ count: Int) {
+    questions.reserveCapacity(questions.count + count)
+    positions.reserveCapacity(positions.count + count)
   }
 
   public func contains(key: String) -> Bool { positions[key] != nil }

@@ -263,7 +263,15 @@ public struct DrillMode: Sendable {
 }
 
 extension String {
+  /// Without the spaces and tabs at either end. (Found on the bytes: an importer trims
+  /// seven fields a row, and going through characters took most of a large file's time.)
   var trimmingSpaces: String {
-    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    let bytes = utf8
+    let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 }
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
+    let last = bytes.lastIndex(where: { !isSpace($0) })!
+    if first == bytes.startIndex && bytes.index(after: last) == bytes.endIndex { return self }
+    // Both ends are next to ASCII spaces, so the bytes between are whole characters.
+    return String(decoding: bytes[first...last], as: UTF8.self)
   }
 }
