@@ -14,9 +14,11 @@ enum EditorCallbacks {
   static let readCharacter: editshim_getc_t = { el, out in
     guard let el, let out else { return -1 }
     let editor = LineEditor.owner(of: el)
+    // A tick that fell due while keys were arriving is not put off by them.
+    let wait = editor?.millisecondsToNextTick(el) ?? -1
     let outcome = TerminalInput.next(
       fd: STDIN_FILENO,
-      tickMilliseconds: editor?.ticker == nil ? -1 : 1000,
+      tickMilliseconds: wait,
       onTick: { editor?.tick(el) },
       onResize: { el_resize(el) },
       onContinue: {

@@ -215,19 +215,54 @@ public final class LineEditor {
     }
   }
 
+  /// When the next tick is due (monotonic milliseconds).
+  private var nextTick: Int64 = 0
+
+  static func monotonicMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+  }
+
+  /// With a ``ticker``: runs a tick that is due, and returns how long until the next
+  /// (-1: no ticker, wait for keys alone).
+  func millisecondsToNextTick(_ el: OpaquePointer) -> Int32 {
+    guard ticker != nil else { return -1 }
+    let now = Self.monotonicMilliseconds()
+    if nextTick == 0 { nextTick = now + 1000 }
+    if now >= nextTick { tick(el) }
+    return Int32(max(1, min(1000, nextTick - Self.monotonicMilliseconds())))
+  }
+
   /// A tick while waiting for a key: a changed prompt is drawn again, with
   /// the line typed so far.
   func tick(_ el: OpaquePointer) {
+    nextTick = Self.monotonicMilliseconds() + 1000
     guard let ticker else { return }
     let before = promptText
     let prompt = ticker()
     if prompt != before || promptText != before {
       setPrompt(prompt)
-      // libedit redraws from where it thinks the line starts: go back there and clear it.
-      // (A line typed longer than the terminal is wide would leave its first rows.)
-      editshim_write(el, "\r\u{1B}[K")
+      // libedit redraws from where it thinks the line starts: go up to the row the prompt
+      // is on (the text typed may have wrapped), back to its start, and clear from there.
+      var up = ""
+      let columns = Int(editshim_columns(el))
+      if columns > 0, let info = el_wline(el)?.pointee {
+        let visible = before.unicodeScalars.filter { $0.value >= 0x20 }.count  // no colour codes here
+        let row = (visible + (info.cursor - info.buffer)) / columns
+        if row > 0 { up = "\u{1B}[\(row)A" }
+      }
+      editshim_write(el, up + "\r\u{1B}[J")
       _ = editshim_refresh(el)
     }
+  }
+
+  /// Forgets the text typed so far on the line being edited (a ``ticker``
+  /// whose question has gone: what was typed for it must not go elsewhere).
+  public func discardTypedText() {
+    guard let el = editLine, let info = el_wline(el)?.pointee else { return }
+    _ = el_cursor(el, Int32(info.lastchar - info.cursor))
+    el_deletestr(el, Int32(info.lastchar - info.buffer))
   }
 
   /// Moves to the start of the line being edited and clears it, so that

@@ -61,11 +61,14 @@ public struct ChartBar: Sendable, Hashable {
   public var label: String
   public var value: Int
   public var text: String
+  /// The value of a full bar; 0: the largest value of the chart.
+  public var scale: Int
 
-  public init(label: String, value: Int, text: String) {
+  public init(label: String, value: Int, text: String, scale: Int = 0) {
     self.label = label
     self.value = value
     self.text = text
+    self.scale = scale
   }
 }
 

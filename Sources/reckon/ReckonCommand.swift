@@ -43,6 +43,7 @@ enum ReckonCommand {
       case .failure(let problem):
         var err = OutputStream(fd: 2)
         err.line("reckon: --questions \(path): error: \(problem.message); nothing loaded")
+        for case .note(let text) in problem.details { err.line("reckon: \(path): " + text.drop { $0 == " " }) }
         err.flush()
         return false
       case .success(let outputs):

@@ -38,7 +38,9 @@ struct Renderer {
       case .result(let text):
         out.line(text)
       case .question(let text):
-        out.line(paint(text, .bold, enabled: colour))
+        for line in interactive && width != nil ? Renderer.wrap(text, width: width!) : [text] {
+          out.line(paint(line, .bold, enabled: colour))
+        }
       case .choices(let answers):
         for (letter, answer) in zip("abcdef", answers) {
           out.line("  " + paint("\(letter))", .bold, enabled: colour) + " " + answer)
@@ -64,7 +66,8 @@ struct Renderer {
       case .chart(let bars):
         for line in Renderer.layout(bars) { out.line(line) }
       case .clearScreen:
-        if colour || interactive { out.write("\u{1B}[H\u{1B}[2J") }
+        // The scrollback too (3J): a paused question must not be one scroll away.
+        if colour || interactive { out.write("\u{1B}[H\u{1B}[2J\u{1B}[3J") }
       case .error(let d, let source):
         if interactive {
           out.flush()
@@ -119,7 +122,7 @@ struct Renderer {
 
   /// A bar chart: label, a bar as long as its value allows (at most 30 blocks), then the text.
   static func layout(_ bars: [ChartBar]) -> [String] {
-    let most = bars.map(\.value).max() ?? 0
+    let most = max(bars.map(\.value).max() ?? 0, bars.map(\.scale).max() ?? 0)
     let longest = 30
     let labelWidth = bars.map(\.label.count).max() ?? 0
     let lengths = bars.map { most == 0 || $0.value == 0 ? 0 : max(1, $0.value * longest / most) }

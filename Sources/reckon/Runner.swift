@@ -128,6 +128,8 @@ struct Runner {
     let ticker: () -> String = { [unowned editor, renderer] in
       let reply = box.session.tick()
       if !reply.outputs.isEmpty {
+        // Time's up: what was being typed was an answer, not a line for the calculator.
+        if box.session.isInCalculator { editor.discardTypedText() }
         editor.clearLineForOutput()
         var (out, err) = (OutputStream(fd: 1), OutputStream(fd: 2))
         renderer.render(reply, prompt: "", location: "", out: &out, err: &err)

@@ -42,12 +42,14 @@ struct SystemFiles: FileSource {
     if path == "~" || path.hasPrefix("~/"), let home = Terminal.variable("HOME") {
       expanded = home + path.dropFirst()
     }
-    let fd = open(expanded, O_RDONLY | O_CLOEXEC)
+    // Non-blocking, so a named pipe cannot hang the prompt; only plain files are read.
+    let fd = open(expanded, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { throw FileError(String(cString: strerror(errno)).lowercased()) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw FileError(String(cString: strerror(errno)).lowercased()) }
     if info.st_mode & S_IFMT == S_IFDIR { throw FileError("it is a folder") }
+    if info.st_mode & S_IFMT != S_IFREG { throw FileError("it is not a plain file") }
     if info.st_size > SystemFiles.limit { throw FileError("it is larger than \(SystemFiles.limit >> 20) MiB") }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -92,6 +92,10 @@ import Testing
     ("tip pr", ["price"]),
     ("qu", ["quit", "quiz"]),
     ("da", ["daily"]),
+    ("daily m", ["medium"]),
+    ("quiz ge", ["geography"]),
+    ("quiz c", ["categories", "count"]),
+    ("stats q", ["quiz"]),
     ("st", ["stats"]),
     ("2 + qu", []),
   ])

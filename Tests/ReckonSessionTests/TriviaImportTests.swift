@@ -89,6 +89,45 @@ import Testing
     #expect(result.skipped == [TriviaImport.Skip(line: 5, reason: "wrong number of columns: 6, expected 7")])
   }
 
+  /// A quote inside an unquoted field is a character, not the start of a quoted field that
+  /// would swallow the rest of the file; CRLF in a quoted field is a line break; a last line
+  /// ending in CR alone ends there.
+  @Test func csvQuotesOnlyOpenAField() throws {
+    let text =
+      "Sport,easy,How tall is a 6'2\" player in cm?,188,178,198,168\r\n"
+      + "Sport,easy,\"Two\r\nlines?\",Yes,No,Maybe,Never\r\n"
+      + "Sport,easy,Which game uses a shuttlecock?,Badminton,Tennis,Squash,Golf\r"
+    let result = try read(text)
+    #expect(result.skipped.isEmpty)
+    #expect(
+      result.questions.map(\.text) == [
+        "How tall is a 6'2\" player in cm?", "Two\nlines?", "Which game uses a shuttlecock?",
+      ])
+    #expect(result.questions.last?.incorrect.last == "Golf")
+  }
+
+  @Test(arguments: [
+    ("\n\n" + header + "\nA*easy*What is 6,7?*1*2*3*4\n", TriviaImport.Format.star),
+    ("A*easy*What is 6,7?*1*2*3*4\n", .star),
+    ("A,easy,What is 6*7?,42,41,43,44\n", .csv),
+    (
+      "category,difficulty,question,correctAnswer,incorrect1,incorrect2,incorrect3\nA,easy,What is 6*7?,42,41,43,44\n",
+      .csv
+    ),
+  ])
+  func theFormatIsToldFromTheFirstLineThatIsNotBlank(_ text: String, _ format: TriviaImport.Format) throws {
+    let result = try read(text)
+    #expect(result.format == format)
+    #expect(result.questions.count == 1)
+  }
+
+  /// Escape sequences in a file never reach the terminal.
+  @Test func controlCharactersBecomeSpaces() throws {
+    let result = try read("Cat*easy*Bell\u{7}?*Yes\u{1B}]52;c;x\u{7}*No*Maybe*Never\n")
+    #expect(result.questions.first?.text == "Bell ?")
+    #expect(result.questions.first?.correct == "Yes ]52;c;x")
+  }
+
   @Test func aByteOrderMarkIsNotPartOfTheHeader() throws {
     let bytes: [UInt8] =
       [0xEF, 0xBB, 0xBF]
@@ -130,6 +169,15 @@ import Testing
         TriviaImport.Skip(line: 10, reason: "results[3]: unknown type 'slider' (multiple or boolean)"),
         TriviaImport.Skip(line: 12, reason: "results[4]: \"question\" must be a string, found a number"),
         TriviaImport.Skip(line: 14, reason: "results[5]: expected an object, found a string"),
+      ])
+    // Open Trivia DB's own files are one line: skips say which result.
+    let oneLine = try read(
+      #"{"results": [{"type": "boolean", "difficulty": "easy", "category": "A", "question": "Q?", "correct_answer": "True", "incorrect_answers": ["False"]}, {"type": "boolean", "difficulty": "hard", "category": "A", "question": "q?", "correct_answer": "True", "incorrect_answers": ["False"]}, {"type": "boolean", "difficulty": "huge", "category": "A", "question": "R?", "correct_answer": "True", "incorrect_answers": ["False"]}]}"#
+    )
+    #expect(
+      oneLine.skipped == [
+        TriviaImport.Skip(line: 1, reason: "results[1]: duplicate question (as results[0])"),
+        TriviaImport.Skip(line: 1, reason: "results[2]: unknown difficulty 'huge' (easy, medium or hard)"),
       ])
     // True or false keeps that order on screen.
     var random = SeededRandom(seed: 1)
@@ -178,15 +226,29 @@ import Testing
   /// are as they were.
   @Test func aFileThatCannotBeReadLeavesTheSessionUnchanged() {
     var session = testSession()
-    session.state.files = MemoryFiles(["bad.txt": [0x66, 0xFF, 0x0A]])
+    session.state.files = MemoryFiles([
+      "bad.txt": [0x66, 0xFF, 0x0A], "notes.txt": Array("just some notes\nabout nothing\n".utf8),
+      "header.csv": Array("category,difficulty,question,correctAnswer,incorrect1,incorrect2,incorrect3\n".utf8),
+    ])
     let before = session.state.questionBank().count
     #expect(
       plain(session.handle("quiz load nowhere.csv")) == [
-        "Nothing loaded from nowhere.csv: cannot read it: no such file."
+        "error@11: nothing loaded from nowhere.csv: cannot read it: no such file"
       ])
     #expect(
       plain(session.handle("quiz load bad.txt")) == [
-        "Nothing loaded from bad.txt: it is not UTF-8 text (line 1, byte 2)."
+        "error@11: nothing loaded from bad.txt: it is not UTF-8 text (line 1, byte 2)"
+      ])
+    // A file that is not a question file at all: nothing loaded, and why.
+    #expect(
+      plain(session.handle("quiz load notes.txt")) == [
+        "error@11: nothing loaded from notes.txt: none of its 2 rows is a question it can use (read as CSV)",
+        "Skipped 2 rows:", "  line 1: wrong number of columns: 1, expected 7",
+        "  line 2: wrong number of columns: 1, expected 7",
+      ])
+    #expect(
+      plain(session.handle("quiz load header.csv")) == [
+        "error@11: nothing loaded from header.csv: it has no questions (read as CSV)"
       ])
     #expect(session.state.questionBank().count == before)
   }

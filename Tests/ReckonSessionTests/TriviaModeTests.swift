@@ -52,7 +52,7 @@ import Testing
   @Test(
     arguments: [
       ("b", 1), ("B", 1), ("b)", 1), ("(c)", 2), ("  Zürich ", 0), ("zurich", 0), ("BERN", 1), ("e", nil), ("", nil),
-      ("Geneva!", nil),
+      ("Geneva!", 2), ("genev", nil),
     ] as [(String, Int?)])
   func anAnswerIsItsLetterOrItsText(_ input: String, _ expected: Int?) {
     let question = TriviaQuestion(
@@ -62,6 +62,18 @@ import Testing
     var choices = Choices(question, random: &random)
     // Put them back in the bank's order, so the letters are known.
     choices = Choices(copying: choices, answers: question.answers)
+    #expect(choices.pick(input) == (expected.map { .answer($0) } ?? .none))
+  }
+
+  /// Blood groups: `a` could be the letter or the answer A; `a)` is the letter.
+  @Test(arguments: [
+    ("a", Choices.Pick.ambiguous(letter: "a")), ("a)", .answer(0)), ("ab", .answer(2)), ("O", .answer(0)),
+  ])
+  func aLetterThatIsAlsoAnAnswerIsAskedAbout(_ input: String, _ expected: Choices.Pick) {
+    let question = TriviaQuestion(
+      category: "Body", difficulty: .hard, text: "The universal donor?", correct: "O", incorrect: ["A", "AB", "B"])
+    var random = SeededRandom(seed: 0)
+    let choices = Choices(copying: Choices(question, random: &random), answers: question.answers)
     #expect(choices.pick(input) == expected)
   }
 }
@@ -112,6 +124,19 @@ extension Choices {
     #expect(saved.map(\.finished) == [true])
     #expect(saved.map(\.correct) == [false])
     #expect(saved.map(\.elapsedMilliseconds) == [DailyMode.limit])
+  }
+
+  /// Leaving after 60:00 (quit, or the end of piped input) is not a way round the limit.
+  @Test(arguments: ["quit", "@end"])
+  func leavingAfterSixtyMinutesEndsItAsWrong(_ how: String) throws {
+    let clock = ManualClock()
+    let store = SQLiteStore.inMemory()
+    var session = started(clock, store: store)
+    clock.advance(milliseconds: DailyMode.limit + 5000)
+    let reply = plain(how == "quit" ? session.handle("quit") : session.finish())
+    #expect(reply.first?.hasPrefix("✗ Time's up (60:00)") == true, "\(reply)")
+    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    #expect(saved.map(\.finished) == [true])
   }
 
   @Test func aPausedChallengeDoesNotTick() throws {

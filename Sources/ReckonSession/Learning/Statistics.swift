@@ -30,7 +30,7 @@ enum Statistics {
     let opening = store.takeWarnings().map { Output.warning($0) }
     let answered = totals.values.reduce(0) { $0 + $1.answered }
     guard answered > 0 else {
-      return opening + [.note("No drill answers yet for \(profile). Start with: drill")]
+      return opening + [.note("No drill answers yet for \(profile). Start with: drill (stats quiz shows the quiz)")]
     }
     let right = totals.values.reduce(0) { $0 + $1.right }
     var outputs = opening

@@ -107,10 +107,13 @@ enum TriviaStatistics {
       let those = challenges.filter { $0.day == day }
       let marks = Difficulty.allCases.map { level -> String in
         guard let c = those.first(where: { $0.difficulty == level.rawValue }) else { return "·" }
-        return c.finished ? (c.correct ? "✓" : "✗") : "…"
+        // Started and never answered: in progress today, not answered on an earlier day.
+        return c.finished ? (c.correct ? "✓" : "✗") : (day == today ? "…" : "·")
       }
       let text = those.isEmpty ? "–" : zip(["E", "M", "H"], marks).map { "\($0)\($1)" }.joined(separator: " ")
-      return ChartBar(label: day.shortLabel, value: those.filter { $0.finished && $0.correct }.count, text: text)
+      return ChartBar(
+        label: day.shortLabel, value: those.filter { $0.finished && $0.correct }.count, text: text,
+        scale: Difficulty.allCases.count)
     }
   }
 }

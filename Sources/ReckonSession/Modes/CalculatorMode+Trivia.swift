@@ -19,7 +19,15 @@ extension CalculatorMode {
           "quiz load needs a file name", at: words[0].span, hint: "for example: quiz load ~/trivia.csv")
         return (.error(d, line), nil)
       }
-      return (Reply(state.loadQuestions(from: path)), nil)
+      switch state.importQuestions(from: path) {
+      case .success(let outputs): return (Reply(outputs), nil)
+      case .failure(let problem):
+        // An error, so that a script loading a file that is not there fails.
+        let start = words[0].span.end + 1
+        let d = Diagnostic(
+          "nothing loaded from \(path): \(problem.message)", at: SourceSpan(start, line.unicodeScalars.count))
+        return (Reply([.error(d, source: line)] + problem.details), nil)
+      }
     default:
       break
     }
@@ -32,15 +40,9 @@ extension CalculatorMode {
     }
     let (questions, warnings) = QuizMode.pick(options, from: bank, in: &state)
     guard !questions.isEmpty else {
-      let what = [options.difficulty?.rawValue, options.category.map { "in \($0)" }].compactMap { $0 }
-      return (
-        Reply(
-          warnings + [
-            .note(
-              "There are no \((what.isEmpty ? [] : [what.joined(separator: " ")]).first.map { $0 + " " } ?? "")questions to ask."
-            )
-          ]), nil
-      )
+      let level = options.difficulty.map { "\($0.rawValue) " } ?? ""
+      let place = options.category.map { " in \($0)" } ?? ""
+      return (Reply(warnings + [.note("There are no \(level)questions\(place) to ask.")]), nil)
     }
     let quiz = QuizMode(options: options, questions: questions, state: &state)
     let opening = state.prepareStore() + warnings
@@ -89,12 +91,17 @@ extension CalculatorMode {
       do {
         saved = try store.dailyChallenges(profile: state.profile, from: today, through: today)
       } catch {
-        outputs.append(.warning("today's challenges could not be read: \(error.message)"))
+        // Starting anyway could overwrite a challenge's time, or repeat one already answered.
+        let warning = Output.warning("today's challenges could not be read: \(error.message)")
+        return (Reply([warning] + (words.isEmpty ? [] : [.note("Try again in a moment.")])), nil)
       }
     }
     guard let word = words.first else { return (Reply(outputs + overview(saved, today: today, state: state)), nil) }
-    guard let level = Difficulty(rawValue: word.text.lowercased()), words.count == 1 else {
-      let extra = words.count > 1 && Difficulty(rawValue: word.text.lowercased()) != nil ? words[1] : word
+    // A level by its start: daily e, daily med.
+    let typed = word.text.lowercased()
+    let level = Difficulty.allCases.first { $0.rawValue.hasPrefix(typed) }
+    guard let level, words.count == 1 else {
+      let extra = words.count > 1 && level != nil ? words[1] : word
       let d = Diagnostic(
         "daily takes easy, medium or hard", at: extra.span, hint: "daily shows today's three challenges")
       return (.error(d, line), nil)
@@ -164,23 +171,17 @@ extension CalculatorMode {
 }
 
 extension SessionState {
-  /// Reads a trivia file through the session's `FileSource` and adds its good questions for
-  /// the rest of the session; says what was loaded and why any row was skipped, or why
-  /// nothing was.
-  public mutating func loadQuestions(from path: String) -> [Output] {
-    switch importQuestions(from: path) {
-    case .success(let outputs): outputs
-    case .failure(let problem): [.note("Nothing loaded from \(path): \(problem.message).")]
-    }
-  }
-
-  /// Why a whole file could not be loaded.
+  /// Why nothing could be loaded from a file, and (when its rows were all skipped) why each
+  /// was.
   public struct LoadProblem: Error, Sendable {
     public var message: String
+    public var details: [Output] = []
   }
 
-  /// `loadQuestions`, with a file that cannot be read at all as a failure (nothing is then
-  /// loaded and the session is as it was).
+  /// Reads a trivia file through the session's `FileSource` and adds its good questions for
+  /// the rest of the session; says what was loaded and why any row was skipped. A file that
+  /// cannot be read, is not UTF-8 or has no good row is a failure: nothing is loaded and the
+  /// session is as it was.
   public mutating func importQuestions(from path: String) -> Result<[Output], LoadProblem> {
     guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
     let bytes: [UInt8]
@@ -194,27 +195,40 @@ extension SessionState {
     case .success(let result): read = result
     case .failure(let failure): return .failure(LoadProblem(message: failure.message))
     }
+    let skips = SessionState.describe(read.skipped)
+    guard !read.questions.isEmpty else {
+      let why =
+        read.skipped.isEmpty
+        ? "it has no questions" : "none of its \(Wording.count(read.skipped.count, "row")) is a question it can use"
+      return .failure(LoadProblem(message: "\(why) (read as \(read.format.rawValue))", details: skips))
+    }
     addQuestions(read.questions)
     let categories = Set(read.questions.map { Folding.key($0.category) }).count
-    var lines: [Output] = [
-      .note(
-        "Loaded \(Wording.count(read.questions.count, "question")) in \(Wording.count(categories, "category", "categories")) "
-          + "from \(path) (\(read.format.rawValue)); the quiz now has \(questionBank().count.grouped).")
-    ]
-    guard !read.skipped.isEmpty else { return .success(lines) }
-    lines.append(.note("Skipped \(Wording.count(read.skipped.count, "row")):"))
+    let loaded = Output.note(
+      "Loaded \(Wording.count(read.questions.count, "question")) in \(Wording.count(categories, "category", "categories")) "
+        + "from \(path) (\(read.format.rawValue)); the quiz now has \(questionBank().count.grouped).")
+    return .success([loaded] + skips)
+  }
+
+  /// The rows skipped: the first twenty with their lines and reasons, the rest counted by
+  /// the kind of reason.
+  static func describe(_ skipped: [TriviaImport.Skip]) -> [Output] {
+    guard !skipped.isEmpty else { return [] }
+    var lines: [Output] = [.note("Skipped \(Wording.count(skipped.count, "row")):")]
     let shown = 20
-    lines += read.skipped.prefix(shown).map { .note("  line \($0.line): \($0.reason)") }
-    if read.skipped.count > shown {
-      // The rest, counted by reason (without the parts that name a place).
+    lines += skipped.prefix(shown).map { .note("  line \($0.line): \($0.reason)") }
+    if skipped.count > shown {
       var reasons: [String: Int] = [:]
-      for skip in read.skipped.dropFirst(shown) {
-        let reason = skip.reason.split(separator: ":").last.map { String($0).trimmingSpaces } ?? skip.reason
-        reasons[reason.split(separator: "(").first.map { String($0).trimmingSpaces } ?? reason, default: 0] += 1
+      for skip in skipped.dropFirst(shown) {
+        var reason = Substring(skip.reason)
+        if reason.hasPrefix("results["), let colon = reason.firstIndex(of: ":") {
+          reason = reason[reason.index(after: colon)...]
+        }
+        reasons[String(reason.prefix { $0 != ":" && $0 != "(" && $0 != "'" }).trimmingSpaces, default: 0] += 1
       }
-      let summary = reasons.sorted { $0.value > $1.value }.map { "\($0.value.grouped) \($0.key)" }
-      lines.append(.note("  … and \((read.skipped.count - shown).grouped) more: " + summary.joined(separator: "; ")))
+      let summary = reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value.grouped) \($0.key)" }
+      lines.append(.note("  … and \((skipped.count - shown).grouped) more: " + summary.joined(separator: "; ")))
     }
-    return .success(lines)
+    return lines
   }
 }

@@ -156,16 +156,27 @@ public struct CalculatorMode: Sendable {
     }
   }
 
+  /// The first word of each built-in category, folded (`science`, `words`).
+  static let categoryWords: [String] = BuiltInQuestions.bank.categories.compactMap {
+    Folding.key($0.name).split(separator: " ").first.map(String.init)
+  }
+
   static func completionWords(isFirstWord: Bool, before: String) -> [String] {
     let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
     if words.first == "drill" {
       return (words.count == 1 ? ["review", "weak"] : []) + ["all", "random", "order", "max", "count", "endless"]
     }
+    if words.first == "quiz" && !(words.count >= 2 && words[1] == "load") {
+      // Category names complete by their first word (quiz geography, quiz science).
+      let levels = Difficulty.allCases.map(\.rawValue) + ["count"]
+      return (words.count == 1 ? ["categories", "load"] : []) + levels + categoryWords
+    }
     if words.count == 1 {
       switch words[0] {
       case "help": return Command.all.map(\.name) + Help.topics + Builtins.functionNames
       case "set": return ["digits", "tips"]
-      case "stats": return ["drill"]
+      case "stats": return ["drill", "quiz"]
+      case "daily": return Difficulty.allCases.map(\.rawValue)
       default: break
       }
     }

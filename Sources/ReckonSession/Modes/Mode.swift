@@ -58,7 +58,7 @@ public enum Mode: Sendable {
     case .calculator: CalculatorMode.completionWords(isFirstWord: isFirstWord, before: before)
     case .drill: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
     case .quiz: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
-    case .daily: isFirstWord ? ["quit", "done", "pause", "resume", "help"] : []
+    case .daily: isFirstWord ? ["quit", "pause", "resume", "help"] : []
     }
   }
 }

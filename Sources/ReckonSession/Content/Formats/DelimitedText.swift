@@ -23,10 +23,12 @@ public enum DelimitedText {
     return rows
   }
 
-  /// RFC 4180 CSV: fields separated by commas; a field in double quotes may hold commas,
-  /// line breaks and doubled quotes (`""`). Rows end at CRLF or LF; blank lines are left
-  /// out. A quoted field left open at the end of the text ends there (its row keeps the line
-  /// it started on). Text after a closing quote is kept as it is (`"a"b` is `ab`).
+  /// RFC 4180 CSV: fields separated by commas; a field that starts with a double quote
+  /// (after any blanks) may hold commas, line breaks (CRLF kept as LF) and doubled quotes
+  /// (`""`). A quote anywhere else is an ordinary character (`6'2" tall`), as Python's
+  /// `csv` reads it. Rows end at CRLF, LF or a lone CR at the very end; blank lines are
+  /// left out. A quoted field left open at the end of the text ends there (its row keeps the
+  /// line it started on). Text after a closing quote is kept as it is (`"a"b` is `ab`).
   public static func csvRows(_ text: String) -> [Row] {
     let bytes = Array(text.utf8)
     var rows: [Row] = []
@@ -57,6 +59,8 @@ public enum DelimitedText {
             continue
           }
           inQuotes = false
+        } else if b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A {
+          // CRLF inside a field (a spreadsheet's line break in a cell) is a plain LF.
         } else {
           if b == 0x0A { line += 1 }
           field.append(b)
@@ -65,7 +69,8 @@ public enum DelimitedText {
         continue
       }
       switch b {
-      case UInt8(ascii: "\""):
+      case UInt8(ascii: "\"") where field.allSatisfy({ $0 == 0x20 || $0 == 0x09 }):
+        field.removeAll(keepingCapacity: true)
         inQuotes = true
         rowHasContent = true
       case UInt8(ascii: ","):
@@ -73,6 +78,8 @@ public enum DelimitedText {
         rowHasContent = true
       case 0x0D where i + 1 < bytes.count && bytes[i + 1] == 0x0A:
         break  // the LF ends the row
+      case 0x0D where i + 1 == bytes.count:
+        break  // a last line ending in CR alone
       case 0x0A:
         endRow()
         line += 1

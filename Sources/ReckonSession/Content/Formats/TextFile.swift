@@ -1,4 +1,4 @@
-/// A user's file as bytes, checked and cut into lines before any format reads it.
+/// A user's file as bytes, checked to be UTF-8 before any format reads it.
 public enum TextFile {
   /// Where the first invalid UTF-8 sequence is: a line (from 1) and a byte within it (from 1).
   public struct InvalidUTF8: Error, Sendable, Equatable {

@@ -10,8 +10,9 @@ import ReckonData
 ///    `question`, `correct_answer` and `incorrect_answers`; HTML entities are decoded, and a
 ///    `boolean` question becomes a two-choice one.
 ///
-/// The format is told from the text: JSON starts with `{`; otherwise a first line with a
-/// `*` is star-separated, and anything else CSV.
+/// The format is told from the text: JSON starts with `{` or `[`; otherwise the first line
+/// that is not blank decides: the header names its separator, and a line without a header
+/// is star-separated if it has more stars than commas.
 public struct TriviaImport: Sendable {
   public enum Format: String, Sendable {
     case star = "star-separated"
@@ -59,8 +60,15 @@ public struct TriviaImport: Sendable {
       case .failure(let failure): return .failure(failure)
       }
     } else {
-      let firstLine = text.utf8.prefix { $0 != 0x0A }
-      let isStar = firstLine.contains(UInt8(ascii: "*"))
+      let firstLine = text.utf8.split(separator: 0x0A).first {
+        !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+      }!
+      let stars = firstLine.count { $0 == UInt8(ascii: "*") }
+      let commas = firstLine.count { $0 == UInt8(ascii: ",") }
+      let header = String(decoding: firstLine, as: UTF8.self)
+      let isStar =
+        isHeader(header.split(separator: "*").map(String.init))
+        || (!isHeader(header.split(separator: ",").map(String.init)) && stars > commas)
       result = TriviaImport(format: isStar ? .star : .csv)
       var rows = isStar ? DelimitedText.starRows(text) : DelimitedText.csvRows(text)
       if let first = rows.first, isHeader(first.fields) { rows.removeFirst() }
@@ -79,21 +87,33 @@ public struct TriviaImport: Sendable {
   /// Checks one row of the seven columns; a bad one is skipped with its reason.
   mutating func add(_ raw: [String], line: Int) {
     guard raw.count == 7 else {
-      skipped.append(Skip(line: line, reason: "wrong number of columns: \(raw.count), expected 7"))
+      skipRow(line: line, "wrong number of columns: \(raw.count), expected 7")
       return
     }
     let fields = raw.map(\.trimmingSpaces)
     add(
       category: fields[0], difficulty: fields[1], question: fields[2], correct: fields[3],
-      incorrect: Array(fields[4...]), line: line, columns: Array(TriviaImport.columns[3...]))
+      incorrect: Array(fields[4...]), line: line, place: nil, columns: Array(TriviaImport.columns[3...]))
   }
 
-  /// Checks a question's parts, whatever the format; `columns` names the answers' places.
+  /// Checks a question's parts, whatever the format; `place` names it where a line does
+  /// not (`results[3]`), and `columns` names the answers' places.
   mutating func add(
     category: String, difficulty: String, question: String, correct: String, incorrect: [String], line: Int,
-    columns: [String]
+    place: String?, columns: [String]
   ) {
-    func skip(_ reason: String) { skipped.append(Skip(line: line, reason: reason)) }
+    rowCount += 1
+    let row = rowCount
+    func skip(_ reason: String) {
+      skipped.append(Skip(line: line, reason: place.map { "\($0): \(reason)" } ?? reason))
+      skipRows.append(row)
+    }
+    // Control characters never reach the terminal (an escape sequence in a file could
+    // retitle the window or write the clipboard); a question may keep its line breaks.
+    let question = TriviaImport.withoutControls(question, keepingLineBreaks: true).trimmingSpaces
+    let category = TriviaImport.withoutControls(category).trimmingSpaces
+    let correct = TriviaImport.withoutControls(correct).trimmingSpaces
+    let incorrect = incorrect.map { TriviaImport.withoutControls($0).trimmingSpaces }
     if question.isEmpty { return skip("empty question") }
     if category.isEmpty { return skip("empty category") }
     guard let level = Difficulty(rawValue: difficulty) ?? Difficulty(rawValue: Folding.key(difficulty)) else {
@@ -117,32 +137,63 @@ public struct TriviaImport: Sendable {
     questions.append(
       TriviaQuestion(category: category, difficulty: level, text: question, correct: correct, incorrect: incorrect))
     lines.append(line)
+    places.append(place)
+    rows.append(row)
   }
 
-  /// The line of each question kept, for duplicates' messages.
+  /// Skips a row before its parts are read.
+  mutating func skipRow(line: Int, _ reason: String) {
+    rowCount += 1
+    skipped.append(Skip(line: line, reason: reason))
+    skipRows.append(rowCount)
+  }
+
+  /// Rows read so far, and the row of each skip and of each question kept: skips are listed
+  /// in the order of the rows (several JSON results share a line).
+  private var rowCount = 0
+  private var skipRows: [Int] = []
+  private var rows: [Int] = []
+
+  /// The line (and place, in JSON) of each question kept, for duplicates' messages.
   private var lines: [Int] = []
+  private var places: [String?] = []
+
+  /// The text with each control character (C0, DEL, C1) as a space; line breaks kept if
+  /// asked. Text without any is returned as it is.
+  static func withoutControls(_ text: String, keepingLineBreaks: Bool = false) -> String {
+    func isControl(_ s: Unicode.Scalar) -> Bool {
+      (s.value < 0x20 && !(keepingLineBreaks && s == "\n")) || (0x7F...0x9F).contains(s.value)
+    }
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
+  }
 
   init(format: Format) { self.format = format }
 
   /// Skips the second and later copies of a question, and those the bank has already.
   mutating func removeDuplicates(besides bank: QuestionBank) {
-    var firstLine: [String: Int] = [:]
-    firstLine.reserveCapacity(questions.count)
+    var first: [String: Int] = [:]
+    first.reserveCapacity(questions.count)
     var kept: [TriviaQuestion] = []
     kept.reserveCapacity(questions.count)
-    for (question, line) in zip(questions, lines) {
-      if let earlier = firstLine[question.key] {
-        skipped.append(Skip(line: line, reason: "duplicate question (as on line \(earlier))"))
+    for (index, question) in questions.enumerated() {
+      let (line, place) = (lines[index], places[index])
+      let prefix = place.map { "\($0): " } ?? ""
+      if let earlier = first[question.key] {
+        let there = places[earlier] ?? "on line \(lines[earlier])"
+        skipped.append(Skip(line: line, reason: prefix + "duplicate question (as \(there))"))
+        skipRows.append(rows[index])
       } else if bank.contains(key: question.key) {
-        skipped.append(Skip(line: line, reason: "duplicate question (already in the bank)"))
+        skipped.append(Skip(line: line, reason: prefix + "duplicate question (already in the bank)"))
+        skipRows.append(rows[index])
       } else {
-        firstLine[question.key] = line
+        first[question.key] = index
         kept.append(question)
       }
     }
     questions = kept
-    lines = []
-    skipped.sort { $0.line < $1.line }
+    skipped = zip(skipped, skipRows).sorted { $0.1 < $1.1 }.map(\.0)
+    (lines, places, rows, skipRows) = ([], [], [], [])
   }
 
   // MARK: Open Trivia DB
@@ -166,7 +217,7 @@ public struct TriviaImport: Sendable {
   }
 
   mutating func addOpenTriviaDB(_ item: JSON, index: Int, line: Int) {
-    func skip(_ reason: String) { skipped.append(Skip(line: line, reason: "results[\(index)]: \(reason)")) }
+    func skip(_ reason: String) { skipRow(line: line, "results[\(index)]: \(reason)") }
     guard case .object = item else { return skip("expected an object, found \(item.kind)") }
     var text: [String: String] = [:]
     for name in ["type", "difficulty", "category", "question", "correct_answer"] {
@@ -199,7 +250,7 @@ public struct TriviaImport: Sendable {
     // Open Trivia DB's own difficulty words are ours.
     add(
       category: text["category"]!, difficulty: text["difficulty"]!, question: text["question"]!,
-      correct: text["correct_answer"]!, incorrect: incorrect, line: line, columns: columns)
+      correct: text["correct_answer"]!, incorrect: incorrect, line: line, place: "results[\(index)]", columns: columns)
   }
 }
 

@@ -215,7 +215,7 @@ public struct DrillMode: Sendable {
     let total = now - startedAt
     var lines = [
       "Drill over: \(right) right, \(wrong) wrong (\(Wording.percent(right, of: answered))) in "
-        + "\(DrillMode.clock(total)), \(DrillMode.seconds(answering / Int64(answered))) a question."
+        + "\(minutesAndSeconds(total)), \(DrillMode.seconds(answering / Int64(answered))) a question."
     ]
     if !missed.isEmpty { lines.append("Missed: " + missed.map(\.statement).joined(separator: ", ")) }
     // Each fact once, at its slowest.
@@ -248,12 +248,6 @@ public struct DrillMode: Sendable {
     return "\(tenths / 10).\(tenths % 10) s"
   }
 
-  static func clock(_ milliseconds: Int64) -> String {
-    let seconds = milliseconds / 1000
-    let s = seconds % 60
-    return "\(seconds / 60):\(s < 10 ? "0" : "")\(s)"
-  }
-
   static let help = """
     Type the answer and press Enter: ✓, or ✗ with the right answer. A missed
     fact comes back a few questions later until you get it right. Enter alone
@@ -263,15 +257,16 @@ public struct DrillMode: Sendable {
 }
 
 extension String {
-  /// Without the spaces and tabs at either end. (Found on the bytes: an importer trims
-  /// seven fields a row, and going through characters took most of a large file's time.)
+  /// Without the spaces and tabs at either end. Most fields have none, and those are
+  /// returned at once from their bytes (an importer trims seven fields a row); the others
+  /// are trimmed by characters, so a space carrying a combining mark stays whole.
   var trimmingSpaces: String {
-    let bytes = utf8
     let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 }
-    guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
-    let last = bytes.lastIndex(where: { !isSpace($0) })!
-    if first == bytes.startIndex && bytes.index(after: last) == bytes.endIndex { return self }
-    // Both ends are next to ASCII spaces, so the bytes between are whole characters.
-    return String(decoding: bytes[first...last], as: UTF8.self)
+    guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return self }
+    let isBlank = { (c: Character) in c == " " || c == "\t" }
+    guard let start = firstIndex(where: { !isBlank($0) }) else { return "" }
+    let end = lastIndex(where: { !isBlank($0) })!
+    return String(self[start...end])
   }
+
 }

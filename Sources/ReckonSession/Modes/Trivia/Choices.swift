@@ -27,7 +27,7 @@ struct Choices: Sendable, Hashable {
     return items
   }
 
-  static let letters = ["a", "b", "c", "d", "e", "f"]
+  static let letters = "abcdefghijklmnopqrstuvwxyz".map(String.init)
 
   /// `a`–`d` (as many letters as answers).
   var range: String { "a–\(Choices.letters[answers.count - 1])" }
@@ -37,15 +37,52 @@ struct Choices: Sendable, Hashable {
 
   var correctIndex: Int { answers.firstIndex(of: question.correct)! }
 
+  /// What a line picks.
+  enum Pick: Equatable {
+    case answer(Int)
+    case none
+    /// A letter that is also an answer's text (answers O, A, AB, B and the line `a`).
+    case ambiguous(letter: String)
+  }
+
   /// The answer a line picks: its letter (`b`, `B`, `b)`), or its text, whatever the case and
-  /// accents. Nil when it picks none.
-  func pick(_ line: String) -> Int? {
+  /// accents. A bare letter that is also one of the answers is ambiguous: `a)` is the letter.
+  func pick(_ line: String) -> Pick {
     let folded = Folding.key(line)
     var letter = folded
-    if letter.hasSuffix(")") { letter.removeLast() }
+    let marked = letter.hasSuffix(")")
+    if marked { letter.removeLast() }
     if letter.hasPrefix("(") { letter.removeFirst() }
-    if let index = Choices.letters.prefix(answers.count).firstIndex(of: letter) { return index }
-    return answers.firstIndex { Folding.key($0) == folded }
+    let byText = answers.firstIndex { Folding.key($0) == folded } ?? loosely(folded)
+    if let index = Choices.letters.prefix(answers.count).firstIndex(of: letter) {
+      return byText == nil || marked ? .answer(index) : .ambiguous(letter: letter)
+    }
+    return byText.map { .answer($0) } ?? .none
+  }
+
+  /// An answer typed the way people write it when nothing matches exactly: without its
+  /// punctuation, units or thousands separators (`90` for 90°, `300000` for 300,000, `dr
+  /// watson` for Dr. Watson), or by its last words (`munch` for Edvard Munch), when that
+  /// fits one answer only.
+  func loosely(_ folded: String) -> Int? {
+    func words(_ text: String) -> [String] {
+      // Commas and apostrophes join (300,000; O'Keeffe); anything else separates (1.5 is 1 5).
+      text.split(whereSeparator: { !($0.isLetter || $0.isNumber) && $0 != "," && $0 != "'" })
+        .map { String($0.filter { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty }
+    }
+    let typed = words(folded)
+    guard !typed.isEmpty else { return nil }
+    let all = answers.map { words(Folding.key($0)) }
+    let same = all.indices.filter { all[$0] == typed }
+    if same.count == 1 { return same[0] }
+    let endings = all.indices.filter { all[$0].count > typed.count && Array(all[$0].suffix(typed.count)) == typed }
+    // Not when another answer has those words too (Venus, Venus de Milo).
+    let elsewhere = all.indices.filter { i in !endings.contains(i) && typed.allSatisfy { all[i].contains($0) } }
+    return endings.count == 1 && elsewhere.isEmpty && typed.joined().count >= 3 ? endings[0] : nil
+  }
+
+  static func ambiguity(_ letter: String) -> String {
+    "'\(letter)' is both a letter and an answer: type \(letter)) for the letter, or the other answer's letter."
   }
 
   /// The question's opening lines: a header (category, difficulty, and whatever `header` adds),

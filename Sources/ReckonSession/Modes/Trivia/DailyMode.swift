@@ -58,8 +58,9 @@ public struct DailyMode: Sendable {
     let now = state.clock.nowMilliseconds()
     let input = line.trimmingSpaces
     let command = input.lowercased()
-    if ["quit", "done", "exit"].contains(command) { return (Reply(leave(in: &state)), true) }
+    // 60:00 is reached whatever the line says, quit included.
     if isRunning && elapsed(at: now) >= DailyMode.limit { return finish(nil, in: &state) }
+    if ["quit", "exit"].contains(command) { return (Reply(leave(in: &state)), true) }
     if command == "help" || command == "?" {
       return (Reply([.note(DailyMode.help)] + checkpoint(in: &state)), false)
     }
@@ -91,10 +92,12 @@ public struct DailyMode: Sendable {
     case "":
       return (Reply([.note("Type \(choices.range) or the answer (or pause, quit).")] + checkpoint(in: &state)), false)
     default:
-      guard let pick = choices.pick(input) else {
+      switch choices.pick(input) {
+      case .answer(let pick): return finish(pick, in: &state)
+      case .ambiguous(let letter): return (Reply([.note(Choices.ambiguity(letter))] + checkpoint(in: &state)), false)
+      case .none:
         return (Reply([.note(notAnAnswer(input, choices, commands: "pause, quit"))] + checkpoint(in: &state)), false)
       }
-      return finish(pick, in: &state)
     }
   }
 
@@ -131,9 +134,11 @@ public struct DailyMode: Sendable {
     return (Reply(lines + outputs), true)
   }
 
-  /// Leaves the challenge for later today: the clock stops, the time is kept.
+  /// Leaves the challenge for later today: the clock stops, the time is kept (at 60:00 it
+  /// is over instead, as wrong).
   mutating func leave(in state: inout SessionState) -> [Output] {
     let now = state.clock.nowMilliseconds()
+    if elapsed(at: now) >= DailyMode.limit { return finish(nil, in: &state).0.outputs }
     elapsedBefore = elapsed(at: now)
     runningSince = nil
     let saved = checkpoint(in: &state)

@@ -31,7 +31,13 @@ public struct QuizMode: Sendable {
   static func pick(_ options: QuizOptions, from bank: QuestionBank, in state: inout SessionState) -> (
     [TriviaQuestion], [Output]
   ) {
-    let candidates = bank.matching(difficulty: options.difficulty, category: options.category)
+    // Today's daily questions stay out of quizzes: a quiz must not give their answers away.
+    let today = state.clock.today()
+    let daily = Set(
+      Difficulty.allCases.compactMap { DailyQuestions.question(for: today, difficulty: $0, in: state.dailyBank)?.key })
+    let candidates = bank.matching(difficulty: options.difficulty, category: options.category).filter {
+      !daily.contains($0.key)
+    }
     var asked: [String: ItemTotals] = [:]
     var outputs: [Output] = []
     if let store = state.store {
@@ -52,10 +58,12 @@ public struct QuizMode: Sendable {
   public var prompt: String { "quiz \(index + 1)/\(questions.count)> " }
 
   func opening(profile: String, requested: Int) -> [Output] {
-    var lines: [Output] = [.note("Quiz for \(profile): \(options.label).")]
+    var shown = options
+    shown.count = questions.count
+    var lines: [Output] = [.note("Quiz for \(profile): \(shown.label).")]
     if questions.count < requested {
-      let match = questions.count == 1 ? "1 question matches" : "\(questions.count) questions match"
-      lines.append(.note("Only \(match), so the round is shorter."))
+      let match = questions.count == 1 ? "only 1 question matches" : "only \(questions.count) questions match"
+      lines.append(.note("You asked for \(requested), but \(match)."))
     }
     lines.append(.note("Answer with a letter or the answer itself; skip, help, quit."))
     return lines + current
@@ -80,8 +88,11 @@ public struct QuizMode: Sendable {
     case "":
       return (Reply([.note("Type \(choices.range) or the answer (or skip, quit).")]), false)
     default:
-      guard let pick = choices.pick(input) else { return (Reply([.note(notAnAnswer(input, choices))]), false) }
-      return answer(pick, given: choices.answers[pick], state: &state)
+      switch choices.pick(input) {
+      case .answer(let pick): return answer(pick, given: choices.answers[pick], state: &state)
+      case .ambiguous(let letter): return (Reply([.note(Choices.ambiguity(letter))]), false)
+      case .none: return (Reply([.note(notAnAnswer(input, choices))]), false)
+      }
     }
   }
 
@@ -99,9 +110,9 @@ public struct QuizMode: Sendable {
       outputs = [.feedback(correct: true, "✓ \(choices.labelled(choices.correctIndex))  (\(time))")]
     } else {
       missed.append(choices)
-      let what = pick == nil ? "Skipped:" : "✗"
+      let what = pick == nil ? "Skipped: the" : "✗ The"
       outputs = [
-        .feedback(correct: false, "\(what) the answer is \(choices.labelled(choices.correctIndex))  (\(time))")
+        .feedback(correct: false, "\(what) answer is \(choices.labelled(choices.correctIndex))  (\(time))")
       ]
     }
     // Saved before the next question appears. A skipped question counts as asked (and wrong).

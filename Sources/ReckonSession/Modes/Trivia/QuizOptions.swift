@@ -58,7 +58,8 @@ struct QuizOptions: Sendable, Hashable {
   /// one with a word it starts (`nature` for Science & Nature).
   static func category(named name: String, at span: SourceSpan, in bank: QuestionBank) throws(Diagnostic) -> String {
     let names = bank.categories.map(\.name)
-    let wanted = Folding.key(name)
+    // "science and nature" is Science & Nature.
+    let wanted = Folding.key(name).split(separator: " ").map { $0 == "and" ? "&" : String($0) }.joined(separator: " ")
     if let exact = names.first(where: { Folding.key($0) == wanted }) { return exact }
     var matches = names.filter { Folding.key($0).hasPrefix(wanted) }
     if matches.isEmpty {
@@ -66,9 +67,17 @@ struct QuizOptions: Sendable, Hashable {
     }
     if matches.count == 1 { return matches[0] }
     if matches.isEmpty {
-      throw Diagnostic(
-        "no category '\(name)'", at: span,
-        hint: "quiz categories lists them: " + names.prefix(8).joined(separator: ", "))
+      // A mistyped level or option reads as a category: say what was probably meant.
+      let words = ["easy", "medium", "hard", "count", "categories", "load"] + names.map { Folding.key($0) }
+      let hint: String
+      if Int(name) != nil {
+        hint = "a number of questions is count N: quiz count \(name)"
+      } else if let near = Suggestions.closest(to: wanted, in: words) {
+        hint = "did you mean \(near)? (quiz categories lists the categories)"
+      } else {
+        hint = "quiz categories lists them: " + names.prefix(8).joined(separator: ", ")
+      }
+      throw Diagnostic("no category '\(name)'", at: span, hint: hint)
     }
     throw Diagnostic("'\(name)' could be \(matches.joined(separator: " or "))", at: span, hint: "type more of the name")
   }
