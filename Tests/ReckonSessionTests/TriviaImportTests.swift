@@ -104,6 +104,16 @@ import Testing
         "How tall is a 6'2\" player in cm?", "Two\nlines?", "Which game uses a shuttlecock?",
       ])
     #expect(result.questions.last?.incorrect.last == "Golf")
+    // A quote left open takes the rest of the file with it, and the skip says so.
+    let open = try read("A,easy,\"Unterminated,B,C,D\nA,easy,Next?,1,2,3,4\nA,easy,After?,1,2,3,4\n")
+    #expect(
+      open.skipped == [
+        TriviaImport.Skip(
+          line: 1,
+          reason:
+            "wrong number of columns: 3, expected 7 (a quoted field runs on to line 4: is a closing quote missing?)")
+      ])
+    #expect(open.questions.isEmpty)
   }
 
   @Test(arguments: [

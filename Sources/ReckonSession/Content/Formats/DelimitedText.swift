@@ -3,6 +3,8 @@ public enum DelimitedText {
   public struct Row: Sendable, Equatable {
     public var line: Int
     public var fields: [String]
+    /// The line it ends on, when a quoted field runs over several.
+    public var lastLine: Int? = nil
   }
 
   /// Star-separated lines: every `*` separates a field, nothing is quoted. Blank lines are
@@ -45,7 +47,9 @@ public enum DelimitedText {
     }
     func endRow() {
       endField()
-      if rowHasContent || fields.count > 1 { rows.append(Row(line: rowLine, fields: fields)) }
+      if rowHasContent || fields.count > 1 {
+        rows.append(Row(line: rowLine, fields: fields, lastLine: line > rowLine ? line : nil))
+      }
       fields.removeAll(keepingCapacity: true)
       rowHasContent = false
     }

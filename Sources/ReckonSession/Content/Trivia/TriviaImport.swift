@@ -60,9 +60,7 @@ public struct TriviaImport: Sendable {
       case .failure(let failure): return .failure(failure)
       }
     } else {
-      let firstLine = text.utf8.split(separator: 0x0A).first {
-        !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-      }!
+      let firstLine = TriviaImport.firstLine(of: text)
       let stars = firstLine.count { $0 == UInt8(ascii: "*") }
       let commas = firstLine.count { $0 == UInt8(ascii: ",") }
       let header = String(decoding: firstLine, as: UTF8.self)
@@ -72,10 +70,23 @@ public struct TriviaImport: Sendable {
       result = TriviaImport(format: isStar ? .star : .csv)
       var rows = isStar ? DelimitedText.starRows(text) : DelimitedText.csvRows(text)
       if let first = rows.first, isHeader(first.fields) { rows.removeFirst() }
-      for row in rows { result.add(row.fields, line: row.line) }
+      for row in rows { result.add(row.fields, line: row.line, lastLine: row.lastLine) }
     }
     result.removeDuplicates(besides: bank)
     return .success(result)
+  }
+
+  /// The first line that is not blank, found without cutting the whole text into lines.
+  static func firstLine(of text: String) -> Substring.UTF8View {
+    let bytes = Substring(text).utf8
+    var start = bytes.startIndex
+    while start < bytes.endIndex {
+      let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
+      let line = bytes[start..<end]
+      if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return line }
+      start = end < bytes.endIndex ? bytes.index(after: end) : end
+    }
+    return bytes[start..<start]
   }
 
   /// Whether a row names the columns (in any case, with `_` or spaces as you like).
@@ -85,9 +96,11 @@ public struct TriviaImport: Sendable {
   }
 
   /// Checks one row of the seven columns; a bad one is skipped with its reason.
-  mutating func add(_ raw: [String], line: Int) {
+  mutating func add(_ raw: [String], line: Int, lastLine: Int? = nil) {
     guard raw.count == 7 else {
-      skipRow(line: line, "wrong number of columns: \(raw.count), expected 7")
+      // A quote left open swallows the lines after it: say where it ran to.
+      let open = lastLine.map { " (a quoted field runs on to line \($0): is a closing quote missing?)" } ?? ""
+      skipRow(line: line, "wrong number of columns: \(raw.count), expected 7" + open)
       return
     }
     let fields = raw.map(\.trimmingSpaces)
@@ -164,7 +177,10 @@ public struct TriviaImport: Sendable {
     func isControl(_ s: Unicode.Scalar) -> Bool {
       (s.value < 0x20 && !(keepingLineBreaks && s == "\n")) || (0x7F...0x9F).contains(s.value)
     }
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    // Most text has none: look at the bytes first (C0 and DEL are single bytes; C1 starts 0xC2).
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
+      text.unicodeScalars.contains(where: isControl)
+    else { return text }
     return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
   }
 
