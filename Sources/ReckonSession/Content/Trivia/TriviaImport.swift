@@ -115,12 +115,8 @@ public struct TriviaImport: Sendable {
     category: String, difficulty: String, question: String, correct: String, incorrect: [String], line: Int,
     place: String?, columns: [String]
   ) {
-    rowCount += 1
-    let row = rowCount
-    func skip(_ reason: String) {
-      skipped.append(Skip(line: line, reason: place.map { "\($0): \(reason)" } ?? reason))
-      skipRows.append(row)
-    }
+    let origin = nextOrigin(line: line, place: place)
+    func skip(_ reason: String) { self.skip(reason, at: origin) }
     // Control characters never reach the terminal (an escape sequence in a file could
     // retitle the window or write the clipboard); a question may keep its line breaks.
     let question = TriviaImport.withoutControls(question, keepingLineBreaks: true).trimmingSpaces
@@ -149,27 +145,39 @@ public struct TriviaImport: Sendable {
     for i in wrong.indices where wrong[(i + 1)...].contains(wrong[i]) { return skip("a wrong answer is repeated") }
     questions.append(
       TriviaQuestion(category: category, difficulty: level, text: question, correct: correct, incorrect: incorrect))
-    lines.append(line)
-    places.append(place)
-    rows.append(row)
+    origins.append(origin)
   }
 
   /// Skips a row before its parts are read.
   mutating func skipRow(line: Int, _ reason: String) {
-    rowCount += 1
-    skipped.append(Skip(line: line, reason: reason))
-    skipRows.append(rowCount)
+    skip(reason, at: nextOrigin(line: line, place: nil))
   }
 
-  /// Rows read so far, and the row of each skip and of each question kept: skips are listed
-  /// in the order of the rows (several JSON results share a line).
-  private var rowCount = 0
-  private var skipRows: [Int] = []
-  private var rows: [Int] = []
+  /// Where a row came from: its line, its place in JSON (`results[3]`), and its number
+  /// among the rows read (skips are listed in that order: several JSON results share a line).
+  private struct Origin {
+    var line: Int
+    var place: String?
+    var row: Int
 
-  /// The line (and place, in JSON) of each question kept, for duplicates' messages.
-  private var lines: [Int] = []
-  private var places: [String?] = []
+    /// Where, for a duplicate's message: `on line 4`, `results[3]`.
+    var label: String { place ?? "on line \(line)" }
+  }
+
+  private var rowCount = 0
+  /// The origin of each question kept, and the row of each skip.
+  private var origins: [Origin] = []
+  private var skipRows: [Int] = []
+
+  private mutating func nextOrigin(line: Int, place: String?) -> Origin {
+    rowCount += 1
+    return Origin(line: line, place: place, row: rowCount)
+  }
+
+  private mutating func skip(_ reason: String, at origin: Origin) {
+    skipped.append(Skip(line: origin.line, reason: origin.place.map { "\($0): \(reason)" } ?? reason))
+    skipRows.append(origin.row)
+  }
 
   /// The text with each control character (C0, DEL, C1) as a space; line breaks kept if
   /// asked. Text without any is returned as it is.
@@ -193,15 +201,10 @@ public struct TriviaImport: Sendable {
     var kept: [TriviaQuestion] = []
     kept.reserveCapacity(questions.count)
     for (index, question) in questions.enumerated() {
-      let (line, place) = (lines[index], places[index])
-      let prefix = place.map { "\($0): " } ?? ""
       if let earlier = first[question.key] {
-        let there = places[earlier] ?? "on line \(lines[earlier])"
-        skipped.append(Skip(line: line, reason: prefix + "duplicate question (as \(there))"))
-        skipRows.append(rows[index])
+        skip("duplicate question (as \(origins[earlier].label))", at: origins[index])
       } else if bank.contains(key: question.key) {
-        skipped.append(Skip(line: line, reason: prefix + "duplicate question (already in the bank)"))
-        skipRows.append(rows[index])
+        skip("duplicate question (already in the bank)", at: origins[index])
       } else {
         first[question.key] = index
         kept.append(question)
@@ -209,7 +212,7 @@ public struct TriviaImport: Sendable {
     }
     questions = kept
     skipped = zip(skipped, skipRows).sorted { $0.1 < $1.1 }.map(\.0)
-    (lines, places, rows, skipRows) = ([], [], [], [])
+    (origins, skipRows) = ([], [])
   }
 
   // MARK: Open Trivia DB
