@@ -203,7 +203,8 @@ extension SessionState {
       return .failure(LoadProblem(message: "\(why) (read as \(read.format.rawValue))", details: skips))
     }
     addQuestions(read.questions)
-    let categories = Set(read.questions.map { Folding.key($0.category) }).count
+    // Folded once per distinct spelling, not once per question.
+    let categories = Set(Set(read.questions.map(\.category)).map { Folding.key($0) }).count
     let loaded = Output.note(
       "Loaded \(Wording.count(read.questions.count, "question")) in \(Wording.count(categories, "category", "categories")) "
         + "from \(path) (\(read.format.rawValue)); the quiz now has \(questionBank().count.grouped).")

@@ -34,25 +34,27 @@ public enum Folding {
   /// The key of ASCII text, straight from its bytes (most text is ASCII, and a large file
   /// folds hundreds of thousands of fields); nil when the text is not all ASCII.
   static func asciiKey(_ text: some StringProtocol) -> String? {
-    var out: [UInt8] = []
-    out.reserveCapacity(text.utf8.count)
-    var pendingSpace = false
-    for byte in text.utf8 {
-      switch byte {
-      case 0x80...: return nil
-      case 0x09...0x0D, 0x20:
-        pendingSpace = !out.isEmpty
-        continue
-      default:
-        break
+    let utf8 = text.utf8
+    guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+    // Written straight into the new string: one allocation, no array between.
+    return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+      var count = 0
+      var pendingSpace = false
+      for byte in utf8 {
+        if (0x09...0x0D).contains(byte) || byte == 0x20 {
+          pendingSpace = count > 0
+          continue
+        }
+        if pendingSpace {
+          buffer[count] = 0x20
+          count += 1
+          pendingSpace = false
+        }
+        buffer[count] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+        count += 1
       }
-      if pendingSpace {
-        out.append(0x20)
-        pendingSpace = false
-      }
-      out.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+      return count
     }
-    return String(decoding: out, as: UTF8.self)
   }
 
   /// Each plain spelling and the letters that fold to it.

@@ -41,6 +41,7 @@ public enum DelimitedText {
     var inQuotes = false
     var rowHasContent = false
     var i = 0
+    func isSpecial(_ b: UInt8) -> Bool { b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 0x0A || b == 0x0D }
     func endField() {
       fields.append(String(decoding: field, as: UTF8.self))
       field.removeAll(keepingCapacity: true)
@@ -65,9 +66,18 @@ public enum DelimitedText {
           inQuotes = false
         } else if b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A {
           // CRLF inside a field (a spreadsheet's line break in a cell) is a plain LF.
-        } else {
-          if b == 0x0A { line += 1 }
+        } else if b == 0x0A {
+          line += 1
           field.append(b)
+        } else {
+          // A run of ordinary bytes at once, up to the next quote or line break.
+          var j = i
+          repeat {
+            j += 1
+          } while j < bytes.count && bytes[j] != UInt8(ascii: "\"") && bytes[j] != 0x0D && bytes[j] != 0x0A
+          field.append(contentsOf: bytes[i..<j])
+          i = j
+          continue
         }
         i += 1
         continue
@@ -89,8 +99,14 @@ public enum DelimitedText {
         line += 1
         rowLine = line
       default:
-        if b != 0x20 && b != 0x09 { rowHasContent = true }
-        field.append(b)
+        // A run of ordinary bytes at once (at least this one), up to the next separator,
+        // quote or line break.
+        var j = i
+        repeat { j += 1 } while j < bytes.count && !isSpecial(bytes[j])
+        if !rowHasContent && bytes[i..<j].contains(where: { $0 != 0x20 && $0 != 0x09 }) { rowHasContent = true }
+        field.append(contentsOf: bytes[i..<j])
+        i = j
+        continue
       }
       i += 1
     }
