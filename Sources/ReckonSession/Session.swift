@@ -42,15 +42,10 @@ public struct Session: Sendable {
   /// time (so even `kill -9` loses at most the last second of it) and, at 60:00, is over:
   /// the reply says so.
   public mutating func tick() -> Reply {
-    guard case .daily(var daily) = mode, daily.isRunning else { return Reply() }
-    if daily.elapsed(at: state.clock.nowMilliseconds()) >= DailyMode.limit {
-      let (reply, _) = daily.finish(nil, in: &state)
-      mode = .calculator(CalculatorMode())
-      return reply
-    }
-    let outputs = daily.checkpoint(in: &state)
-    mode = .daily(daily)
-    return Reply(outputs)
+    guard case .daily(var daily) = mode else { return Reply() }
+    let (reply, done) = daily.tick(in: &state)
+    mode = done ? .calculator(CalculatorMode()) : .daily(daily)
+    return reply
   }
 
   /// Handles one line of input.

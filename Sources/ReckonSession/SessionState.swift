@@ -45,10 +45,10 @@ public struct SessionState: Sendable {
 
   /// Adds questions for the rest of the session (duplicates are left out by the importer).
   mutating func addQuestions(_ questions: [TriviaQuestion]) {
-    var bank = questionBank()
-    bank.reserve(questions.count)
-    for question in questions { bank.add(question) }
-    loadedBank = bank
+    // In place: a copy would copy every question loaded before.
+    _ = questionBank()
+    loadedBank!.reserve(questions.count)
+    for question in questions { loadedBank!.add(question) }
   }
 
   // MARK: The store

@@ -52,6 +52,14 @@ public struct DailyMode: Sendable {
     return outputs
   }
 
+  /// A second has passed while a line is being typed: the time so far is saved, and at
+  /// 60:00 the challenge is over. Nothing happens while paused.
+  mutating func tick(in state: inout SessionState) -> (Reply, done: Bool) {
+    guard isRunning else { return (Reply(), false) }
+    if elapsed(at: state.clock.nowMilliseconds()) >= DailyMode.limit { return finish(nil, in: &state) }
+    return (Reply(checkpoint(in: &state)), false)
+  }
+
   // MARK: Lines
 
   mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
