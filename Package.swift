@@ -23,7 +23,7 @@ let package = Package(
       swiftSettings: strictImports
     ),
     // The content built into the binary (the trivia bank), embedded with C23's #embed.
-    .target(name: "ReckonData", exclude: ["questions.txt"]),
+    .target(name: "ReckonData", exclude: ["questions.txt", "personality", "words.txt", "blocked-words.txt"]),
     // The session state machine and its modes. Imports ReckonCore and the built-in content.
     .target(name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports),
     // The SQLite store (GRDB) behind the session's Store port. GRDBSQLite (SQLite's C

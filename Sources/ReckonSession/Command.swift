@@ -119,7 +119,40 @@ public struct Command: Sendable, Hashable {
         day; 60:00 without one counts as wrong. stats quiz shows your streak.
         """),
     Command(
-      name: "stats", aliases: [], usage: "stats [drill|quiz]", summary: "your drill or quiz progress, day by day",
+      name: "personality", aliases: [], usage: "personality [NAME] [shuffle]",
+      summary: "which animal are you? and other quizzes",
+      details: """
+        personality              the quizzes, with your last result in each
+        personality animal       take one (a name's start is enough)
+        personality animal shuffle   questions and answers in a random order
+        personality load FILE    add a quiz of your own from a JSON file for
+                                 this session (its format is in the README)
+        Answer with numbers: one for most questions, any number (1 3 or 1,3, or
+        none) where it says all that apply, one point of a scale for a scale.
+        back changes the last answer; quit leaves without a result. The result
+        is the outcome your answers chose most (a tie goes to the one the quiz
+        lists first), with the runner-up; it is saved (stats personality).
+        """),
+    Command(
+      name: "anagram", aliases: [], usage: "anagram [easy|medium|hard]",
+      summary: "unscramble ten words against the clock",
+      details: """
+        anagram          a round of 10 words at easy (4–5 letters, 60 s a word,
+                         10 points a letter); medium: 6, 45 s, 15; hard: 7–8,
+                         30 s, 20
+        anagram levels   the level table
+        Type any word of the list made of exactly the tiles' letters. Right: the
+        word's points; wrong: minus half of them (never below 0). hint places the
+        next letter (one letter's points); shuffle; skip shows the word (no
+        points). The time left shows on the prompt. The score is saved as you
+        go; stats anagram shows your best and your rounds.
+        Your own levels: a file anagram-levels.txt in Reckon's settings folder
+        (anagram levels says where), a line a level: name letters seconds
+        points, like  hard 7-9 40 25  (a new name adds a level).
+        reckon --words FILE plays with another word list.
+        """),
+    Command(
+      name: "stats", aliases: [], usage: "stats [drill|quiz|…]", summary: "your progress in a game, day by day",
       details: """
         stats (or stats drill), for the current profile: answers and accuracy; a
         2–12 times-table grid of how well each fact is known (● known, ◐ getting
@@ -129,6 +162,8 @@ public struct Command: Sendable, Hashable {
         stats quiz: questions answered, accuracy by difficulty and category, the
         daily streak (days with all three challenges answered), best and median
         daily times, and the last 14 days of daily results.
+        stats anagram: rounds, best and average scores by level, the last rounds.
+        stats personality: your personality results, newest first.
         """),
     Command(
       name: "profile", aliases: [], usage: "profile [NAME]", summary: "show the profiles, or switch to NAME",

@@ -19,6 +19,13 @@ public enum Output: Sendable, Hashable {
   case question(String)
   /// The answers of a multiple-choice question, shown labelled `a)`, `b)`, … in this order.
   case choices([String])
+  /// Answers shown numbered `1)`, `2)`, … in this order (a personality quiz's).
+  case numbered([String])
+  /// A title or a result to stand out (`You are: Owl 🦉`).
+  case heading(String)
+  /// Letter tiles (the anagram game's `[T] [E] [N]`): the first `fixed` are letters a hint
+  /// put in their places, the rest are scrambled.
+  case tiles([String], fixed: Int)
   /// The verdict on an answer: ✓ or ✗ and what is worth knowing.
   case feedback(correct: Bool, String)
   /// How well each fact of a table is known (`stats`), with a legend under it.

@@ -28,8 +28,11 @@ public struct Session: Sendable {
 
   /// Whether the prompt shows a running clock, and so is worth drawing again each second.
   public var promptIsLive: Bool {
-    if case .daily(let daily) = mode { return daily.isRunning }
-    return false
+    switch mode {
+    case .daily(let daily): daily.isRunning
+    case .anagram: true
+    default: false
+    }
   }
 
   /// Whether the prompt is the calculator's (not inside a drill or another mode).
@@ -40,12 +43,20 @@ public struct Session: Sendable {
 
   /// A second has passed while a line is being typed. A running daily challenge saves its
   /// time (so even `kill -9` loses at most the last second of it) and, at 60:00, is over:
-  /// the reply says so.
+  /// the reply says so. An anagram whose time is up is shown, and the next one comes.
   public mutating func tick() -> Reply {
-    guard case .daily(var daily) = mode else { return Reply() }
-    let (reply, done) = daily.tick(in: &state)
-    mode = done ? .calculator(CalculatorMode()) : .daily(daily)
-    return reply
+    switch mode {
+    case .daily(var daily):
+      let (reply, done) = daily.tick(in: &state)
+      mode = done ? .calculator(CalculatorMode()) : .daily(daily)
+      return reply
+    case .anagram(var round):
+      let (reply, done) = round.tick(in: &state)
+      mode = done ? .calculator(CalculatorMode()) : .anagram(round)
+      return reply
+    default:
+      return Reply()
+    }
   }
 
   /// Handles one line of input.

@@ -21,6 +21,13 @@ public struct SessionState: Sendable {
   public var builtInQuestions: QuestionBank?
   /// The built-in bank and the questions loaded this session; read when a quiz first needs it.
   private var loadedBank: QuestionBank?
+  /// Personality quizzes loaded this session (`personality load FILE`), after the built-in ones.
+  public var loadedQuizzes: [PersonalityQuiz] = []
+  /// The anagram game's words from `--words FILE`, and where they came from; nil: the
+  /// built-in list.
+  public var words: (list: WordList, source: String)?
+  /// The file with the user's anagram level table, read at each round; nil: none.
+  public var anagramLevelsFile: String?
 
   public init(clock: any Clock, random: any RandomSource, store: (any Store)? = nil, profile: String = "default") {
     self.clock = clock
@@ -49,6 +56,46 @@ public struct SessionState: Sendable {
     _ = questionBank()
     loadedBank!.reserve(questions.count)
     for question in questions { loadedBank!.add(question) }
+  }
+
+  // MARK: Games
+
+  /// The personality quizzes: the built-in ones, then those loaded (a loaded quiz with a
+  /// built-in one's name takes its place).
+  var personalityQuizzes: [PersonalityQuiz] {
+    let loaded = Set(loadedQuizzes.map(\.name))
+    return BuiltInQuizzes.all.filter { !loaded.contains($0.name) } + loadedQuizzes
+  }
+
+  /// The anagram game's words and where they came from.
+  var wordList: (list: WordList, source: String) { words ?? (WordList.builtIn, "the built-in list") }
+
+  /// The anagram levels: the defaults, with the user's file over them. A file that is there
+  /// but has problems is not used, and the problems are returned as warnings.
+  func anagramLevels() -> (levels: [AnagramLevel], warnings: [Output]) {
+    guard let path = anagramLevelsFile, let files else { return (AnagramLevels.defaults, []) }
+    let bytes: [UInt8]
+    do {
+      bytes = try files.read(path)
+    } catch {
+      if error.isMissing { return (AnagramLevels.defaults, []) }
+      return (AnagramLevels.defaults, [.warning("the anagram levels in \(path) are not used: \(error.message)")])
+    }
+    let text: String
+    switch TextFile.decode(bytes) {
+    case .success(let decoded): text = decoded
+    case .failure(let bad):
+      return (
+        AnagramLevels.defaults,
+        [.warning("the anagram levels in \(path) are not used: line \(bad.line) is not UTF-8 (byte \(bad.byte))")]
+      )
+    }
+    switch AnagramLevels.read(text) {
+    case .success(let levels): return (levels, [])
+    case .failure(let problems):
+      let shown = problems.all.prefix(10).map { "\n  \($0)" }.joined()
+      return (AnagramLevels.defaults, [.warning("the anagram levels in \(path) are not used:\(shown)")])
+    }
   }
 
   // MARK: The store
@@ -115,6 +162,20 @@ public struct SessionState: Sendable {
       saved = try store.saveDaily(challenge, answer: answer)
     }
     return (saved, outputs)
+  }
+
+  /// Saves a personality quiz's result to the profile's history.
+  mutating func savePersonality(_ result: PersonalityRecord) -> [Output] {
+    save("progress", failure: "the result is not being saved") { store throws(StoreError) in
+      try store.savePersonality(result)
+    }
+  }
+
+  /// Saves an anagram round as it stands.
+  mutating func saveAnagramRound(_ round: AnagramRecord) -> [Output] {
+    save("progress", failure: "progress is not being saved") { store throws(StoreError) in
+      try store.saveAnagramRound(round)
+    }
   }
 
   /// Puts a fact back in Leitner box 1 without an answer (its answer was shown).

@@ -103,4 +103,20 @@ public final class LazyStore: Store, @unchecked Sendable {
   public func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
     try opened().saveDaily(challenge, answer: answer)
   }
+
+  public func savePersonality(_ result: PersonalityRecord) throws(StoreError) {
+    try opened().savePersonality(result)
+  }
+
+  public func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] {
+    try existing()?.personalityResults(profile: profile) ?? []
+  }
+
+  public func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) {
+    try opened().saveAnagramRound(round)
+  }
+
+  public func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] {
+    try existing()?.anagramRounds(profile: profile) ?? []
+  }
 }

@@ -291,6 +291,62 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     }
   }
 
+  public func savePersonality(_ result: PersonalityRecord) throws(StoreError) {
+    try write { db in
+      try SQLiteStore.ensureProfile(result.profile, at: result.takenAt, in: db)
+      try db.execute(
+        sql: """
+          INSERT INTO personality (profile, quiz, title, outcome, symbol, runnerUp, takenAt, day)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          result.profile, result.quiz, result.title, result.outcome, result.symbol, result.runnerUp, result.takenAt,
+          result.day.number,
+        ])
+    }
+  }
+
+  public func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] {
+    try run { db in
+      try Row.fetchAll(
+        db, sql: "SELECT * FROM personality WHERE profile = ? ORDER BY takenAt, id", arguments: [profile]
+      )
+      .map {
+        PersonalityRecord(
+          profile: $0["profile"], quiz: $0["quiz"], title: $0["title"], outcome: $0["outcome"],
+          symbol: $0["symbol"], runnerUp: $0["runnerUp"], takenAt: $0["takenAt"], day: Day(number: $0["day"]))
+      }
+    }
+  }
+
+  public func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) {
+    try write { db in
+      try SQLiteStore.ensureProfile(round.profile, at: round.startedAt, in: db)
+      try db.execute(
+        sql: """
+          INSERT INTO anagramRound (profile, startedAt, day, level, score, solved, played, finished)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (profile, startedAt) DO UPDATE SET score = excluded.score, solved = excluded.solved,
+            played = excluded.played, finished = excluded.finished
+          """,
+        arguments: [
+          round.profile, round.startedAt, round.day.number, round.level, round.score, round.solved, round.played,
+          round.finished,
+        ])
+    }
+  }
+
+  public func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] {
+    try run { db in
+      try Row.fetchAll(db, sql: "SELECT * FROM anagramRound WHERE profile = ? ORDER BY startedAt", arguments: [profile])
+        .map {
+          AnagramRecord(
+            profile: $0["profile"], startedAt: $0["startedAt"], day: Day(number: $0["day"]), level: $0["level"],
+            score: $0["score"], solved: $0["solved"], played: $0["played"], finished: $0["finished"])
+        }
+    }
+  }
+
   static func daily(_ row: Row) -> DailyRecord {
     DailyRecord(
       profile: row["profile"], day: Day(number: row["day"]), difficulty: row["difficulty"], item: row["item"],

@@ -70,6 +70,31 @@ enum Schema {
         t.primaryKey(["profile", "day", "difficulty"])
       }
     }
+    // Personality quiz results and anagram rounds.
+    migrator.registerMigration("v4: personality results and anagram rounds") { db in
+      try db.create(table: "personality") { t in
+        t.autoIncrementedPrimaryKey("id")
+        t.column("profile", .text).notNull().references("profile", onDelete: .cascade).indexed()
+        t.column("quiz", .text).notNull()  // the quiz's name
+        t.column("title", .text).notNull()
+        t.column("outcome", .text).notNull()  // the outcome's name as shown
+        t.column("symbol", .text).notNull()
+        t.column("runnerUp", .text).notNull()  // empty when there was none
+        t.column("takenAt", .integer).notNull()  // milliseconds since 1970
+        t.column("day", .integer).notNull()  // days since 1970-01-01, local time
+      }
+      try db.create(table: "anagramRound") { t in
+        t.column("profile", .text).notNull().references("profile", onDelete: .cascade)
+        t.column("startedAt", .integer).notNull()  // milliseconds since 1970
+        t.column("day", .integer).notNull()
+        t.column("level", .text).notNull()
+        t.column("score", .integer).notNull()
+        t.column("solved", .integer).notNull()
+        t.column("played", .integer).notNull()
+        t.column("finished", .boolean).notNull()
+        t.primaryKey(["profile", "startedAt"])
+      }
+    }
     return migrator
   }
 }

@@ -5,12 +5,15 @@ import Glibc
 struct DataPaths {
   var history: String
   var database: String
+  /// The user's anagram level table (read if it is there).
+  var anagramLevels: String
 
   init(dataDir: String?, environment: (String) -> String? = Terminal.variable) {
     func value(_ name: String) -> String? { environment(name).flatMap { $0.isEmpty ? nil : $0 } }
     if let dir = dataDir ?? value("RECKON_HOME") {
       history = dir + "/history"
       database = dir + "/reckon.sqlite"
+      anagramLevels = dir + "/anagram-levels.txt"
       return
     }
     let home = value("HOME") ?? getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/tmp"
@@ -18,5 +21,6 @@ struct DataPaths {
     let data = value("XDG_DATA_HOME") ?? home + "/.local/share"
     history = state + "/reckon/history"
     database = data + "/reckon/reckon.sqlite"
+    anagramLevels = (value("XDG_CONFIG_HOME") ?? home + "/.config") + "/reckon/anagram-levels.txt"
   }
 }

@@ -10,6 +10,8 @@ struct Options: Equatable {
   var profile: String?
   /// Trivia files to add to the quiz's questions (`--questions FILE`, repeatable).
   var questionFiles: [String] = []
+  /// A word list for the anagram game (`--words FILE`).
+  var wordsFile: String?
   var showHelp = false
   var showVersion = false
 
@@ -54,6 +56,10 @@ struct Options: Equatable {
         options.questionFiles.append(try value(for: argument))
       } else if argument.hasPrefix("--questions=") {
         options.questionFiles.append(String(argument.dropFirst("--questions=".count)))
+      } else if argument == "--words" {
+        options.wordsFile = try value(for: argument)
+      } else if argument.hasPrefix("--words=") {
+        options.wordsFile = String(argument.dropFirst("--words=".count))
       } else if argument == "-h" || argument == "--help" {
         options.showHelp = true
       } else if argument == "--version" {
@@ -68,11 +74,12 @@ struct Options: Equatable {
 
   static let help = """
     reckon: an exact calculator REPL, with tips and bill splitting, times-table
-    drills that remember every answer, and a trivia quiz with daily challenges
-    (drill, quiz, daily, stats and profile at the prompt).
+    drills that remember every answer, a trivia quiz with daily challenges,
+    personality quizzes and an anagram game (drill, quiz, daily, personality,
+    anagram, stats and profile at the prompt).
 
     Usage: reckon [-e EXPR]... [--data-dir DIR] [--profile NAME] [--questions FILE]...
-                  [FILE...]
+                  [--words FILE] [FILE...]
 
     With no EXPR or FILE and a terminal, Reckon starts its prompt (type help there).
     Otherwise it evaluates each -e EXPR, then each FILE (- is standard input), or
@@ -90,6 +97,9 @@ struct Options: Equatable {
       --questions FILE        add trivia questions from FILE to the quiz
                               (star-separated, CSV or Open Trivia DB JSON;
                               repeatable; see help quiz at the prompt)
+      --words FILE            play the anagram game with the words of FILE,
+                              one a line (/usr/share/dict/words, say): only
+                              lowercase a–z words, no names or offensive words
       -h, --help              show this help
       --version               show the version
 
@@ -105,7 +115,8 @@ struct Options: Equatable {
 
     Files: history in $XDG_STATE_HOME/reckon/history (~/.local/state/reckon);
     settings, profiles and progress in $XDG_DATA_HOME/reckon/reckon.sqlite
-    (~/.local/share/reckon); RECKON_HOME=DIR or --data-dir DIR keeps all of
-    Reckon's files in DIR.
+    (~/.local/share/reckon); your anagram levels, if you write them, in
+    $XDG_CONFIG_HOME/reckon/anagram-levels.txt (~/.config/reckon);
+    RECKON_HOME=DIR or --data-dir DIR keeps all of Reckon's files in DIR.
     """
 }

@@ -58,6 +58,18 @@ enum ReckonCommand {
           } : outputs
       }
     }
+    session.state.anagramLevelsFile = paths.anagramLevels
+    if let path = options.wordsFile {
+      switch session.state.useWords(from: path) {
+      case .failure(let problem):
+        var err = OutputStream(fd: 2)
+        err.line("reckon: --words \(path): error: \(problem.message)")
+        err.flush()
+        return false
+      case .success(let outputs):
+        if !batch { runner.startup.outputs += outputs }
+      }
+    }
     if !options.expressions.isEmpty || !options.files.isEmpty {
       return runner.runExpressionsAndFiles(options.expressions, options.files, session: &session)
     }

@@ -45,6 +45,16 @@ struct Renderer {
         for (letter, answer) in zip("abcdef", answers) {
           out.line("  " + paint("\(letter))", .bold, enabled: colour) + " " + answer)
         }
+      case .numbered(let answers):
+        let width = String(answers.count).count
+        for (i, answer) in answers.enumerated() {
+          let number = String(repeating: " ", count: width - String(i + 1).count) + "\(i + 1))"
+          out.line("  " + paint(number, .bold, enabled: colour) + " " + answer)
+        }
+      case .heading(let text):
+        out.line(paint(text, .bold, enabled: colour))
+      case .tiles(let letters, let fixed):
+        out.line("  " + Renderer.tiles(letters, fixed: fixed, colour: colour))
       case .feedback(let correct, let text):
         out.line(paint(text, correct ? .right : .error, enabled: colour))
       case .note(let text):
@@ -81,6 +91,13 @@ struct Renderer {
         }
       }
     }
+  }
+
+  /// `[T] [E] [N]`; letters a hint has placed show as ` L ` (in green on a terminal).
+  static func tiles(_ letters: [String], fixed: Int, colour: Bool) -> String {
+    letters.enumerated().map { i, letter in
+      i < fixed ? paint(" \(letter) ", .known, enabled: colour) : paint("[\(letter)]", .bold, enabled: colour)
+    }.joined(separator: " ")
   }
 
   /// A mastery grid and its legend: on a terminal each cell is the fact's answer in the

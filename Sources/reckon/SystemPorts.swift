@@ -44,7 +44,7 @@ struct SystemFiles: FileSource {
     }
     // Non-blocking, so a named pipe cannot hang the prompt; only plain files are read.
     let fd = open(expanded, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { throw FileError(String(cString: strerror(errno)).lowercased()) }
+    guard fd >= 0 else { throw FileError(String(cString: strerror(errno)).lowercased(), isMissing: errno == ENOENT) }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw FileError(String(cString: strerror(errno)).lowercased()) }

@@ -150,4 +150,8 @@ final class FailingStore: Store, @unchecked Sendable {
   func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
     throw StoreError("the disk is full")
   }
+  func savePersonality(_ result: PersonalityRecord) throws(StoreError) { throw StoreError("the disk is full") }
+  func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] { [] }
+  func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) { throw StoreError("the disk is full") }
+  func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] { [] }
 }

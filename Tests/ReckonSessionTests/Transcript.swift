@@ -84,13 +84,20 @@ func plain(_ reply: Reply) -> [String] {
     case .error(let d, _):
       lines.append("error@\(d.column): \(d.message)")
     case .warning(let text):
-      lines.append("warning: \(text)")
+      lines += ("warning: " + text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     case .clearScreen:
       lines.append("<clear>")
     case .question(let text):
       lines.append("Q " + text)
     case .choices(let answers):
       lines += zip("abcdef", answers).map { "  \($0)) \($1)" }
+    case .numbered(let answers):
+      lines += answers.enumerated().map { "  \($0 + 1)) \($1)" }
+    case .heading(let text):
+      lines.append("== \(text) ==")
+    case .tiles(let letters, let fixed):
+      lines.append(
+        "  " + letters.enumerated().map { $0 < fixed ? " \($1) " : "[\($1)]" }.joined(separator: " "))
     case .feedback(_, let text):
       lines.append(text)
     case .grid(let grid):
@@ -119,7 +126,7 @@ struct FolderFiles: FileSource {
 
   func read(_ path: String) throws(FileError) -> [UInt8] {
     guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else {
-      throw FileError("no such file")
+      throw FileError("no such file", isMissing: true)
     }
     return [UInt8](data)
   }

@@ -10,8 +10,9 @@ import Testing
 /// Directives: `> @wait 2500` moves the clock on by 2.5 s (`2d`, `3h`, `10m`, `5s` for
 /// days, hours, minutes, seconds); `> @end` is the end of input (Ctrl-D); `> @restart`
 /// leaves Reckon and starts it again on the same store (what follows is what start-up says);
-/// `> @bank FILE` makes Transcripts/files/FILE the built-in trivia bank. `quiz load FILE`
-/// reads from Transcripts/files too.
+/// `> @bank FILE` makes Transcripts/files/FILE the built-in trivia bank; `> @words FILE` the
+/// anagram game's word list; `> @levels FILE` the user's anagram level table. `quiz load
+/// FILE` and `personality load FILE` read from Transcripts/files too.
 ///
 /// `RECKON_RECORD_TRANSCRIPTS=1 swift test --filter TranscriptTests` writes what the session
 /// says into the files instead of comparing (for a new transcript: read every line of it
@@ -24,10 +25,14 @@ import Testing
     let clock = ManualClock()
     let store = SQLiteStore.inMemory()
     var bank: QuestionBank?
+    var words: (list: WordList, source: String)?
+    var levels: String?
     func start() -> Session {
       var session = testSession(clock: clock, store: store)
       session.state.files = Transcript.files
       session.state.builtInQuestions = bank
+      session.state.words = words
+      session.state.anagramLevelsFile = levels
       return session
     }
     var session = start()
@@ -36,6 +41,17 @@ import Testing
       var got: [String] = []
       if step.input.hasPrefix("@wait ") {
         clock.advance(milliseconds: try #require(TranscriptTests.duration(step.input.dropFirst(6))))
+      } else if step.input.hasPrefix("@words ") {
+        // The anagram game's words, for this transcript: a file of Transcripts/files.
+        switch session.state.useWords(from: String(step.input.dropFirst(7))) {
+        case .success(let outputs): got = plain(Reply(outputs))
+        case .failure(let problem): got = ["failure: \(problem.message)"]
+        }
+        words = session.state.words
+      } else if step.input.hasPrefix("@levels ") {
+        // The user's anagram level table, for this transcript: a file of Transcripts/files.
+        levels = String(step.input.dropFirst(8))
+        session.state.anagramLevelsFile = levels
       } else if step.input.hasPrefix("@bank ") {
         // The built-in bank, for this transcript: a file of Transcripts/files.
         let bytes = try #require(try? Transcript.files.read(String(step.input.dropFirst(6))))

@@ -122,9 +122,50 @@ import Testing
     let local = Day(milliseconds: Self.day0, utcOffsetSeconds: parts.tm_gmtoff)
     #expect(try store.practiceDays(profile: "ada", mode: "drill") == [local])
     let applied = try store.writer.read { db in try Schema.migrator.appliedIdentifiers(db) }
-    #expect(applied.count == 3)
+    #expect(applied == Set(Schema.migrator.migrations))
+    #expect(applied.count == 4)
     // An answer from before v3 has no category or difficulty, and no trivia statistics.
     #expect(try store.answerGroups(profile: "ada", mode: "drill").isEmpty)
+    #expect(try store.personalityResults(profile: "ada").isEmpty)
+    #expect(try store.anagramRounds(profile: "ada").isEmpty)
+  }
+
+  /// Personality results are kept in order; an anagram round saved again (after each word)
+  /// is one round, and each profile has its own.
+  @Test func personalityResultsAndAnagramRoundsLast() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    let day = Day(milliseconds: Self.day0, utcOffsetSeconds: 0)
+    let owl = PersonalityRecord(
+      profile: "ada", quiz: "animal", title: "Which animal are you?", outcome: "Owl", symbol: "🦉", runnerUp: "Fox",
+      takenAt: Self.day0, day: day)
+    var fox = owl
+    fox.outcome = "Fox"
+    fox.symbol = "🦊"
+    fox.runnerUp = ""
+    fox.takenAt += 60_000
+    var round = AnagramRecord(
+      profile: "ada", startedAt: Self.day0, day: day, level: "easy", score: 50, solved: 1, played: 1, finished: false)
+    do {
+      let store = SQLiteStore.open(path: path)
+      try store.savePersonality(fox)
+      try store.savePersonality(owl)
+      try store.saveAnagramRound(round)
+      round.score = 30
+      round.played = 2
+      try store.saveAnagramRound(round)
+      round.finished = true
+      try store.saveAnagramRound(round)
+      var other = round
+      other.profile = "bob"
+      try store.saveAnagramRound(other)
+    }
+    let store = SQLiteStore.open(path: path)
+    #expect(try store.personalityResults(profile: "ada") == [owl, fox])
+    #expect(try store.personalityResults(profile: "bob") == [])
+    #expect(try store.anagramRounds(profile: "ada") == [round])
+    #expect(try store.anagramRounds(profile: "bob").map(\.profile) == ["bob"])
+    #expect(try store.profiles().map(\.name) == ["ada", "bob"])
   }
 
   /// Trivia answers keep their category and difficulty; a daily challenge keeps its time

@@ -3,8 +3,23 @@
 #ifndef RECKON_DATA_H
 #define RECKON_DATA_H
 
+/// One embedded file: its bytes and how many there are.
+struct reckon_data_file {
+  const unsigned char *bytes;
+  unsigned long size;
+};
+
 /// The built-in trivia bank (questions.txt): star-separated, UTF-8, with a header line.
 const unsigned char *reckon_data_questions(void);
 unsigned long reckon_data_questions_size(void);
+
+/// The built-in personality quizzes (personality/*.json), in the order they are listed.
+unsigned long reckon_data_quiz_count(void);
+struct reckon_data_file reckon_data_quiz(unsigned long index);
+
+/// The anagram game's word list (words.txt), and the words it never uses from any list
+/// (blocked-words.txt): one a line, lowercase, with a comment line first.
+struct reckon_data_file reckon_data_words(void);
+struct reckon_data_file reckon_data_blocked_words(void);
 
 #endif

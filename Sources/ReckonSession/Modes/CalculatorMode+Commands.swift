@@ -178,12 +178,19 @@ extension CalculatorMode {
   /// `stats [drill]`: the drill's progress for the profile.
   func stats(_ words: [(text: String, span: SourceSpan)], in state: SessionState) throws(Diagnostic) -> Reply {
     let what = words.first?.text.lowercased()
-    if let first = words.first, !["drill", "quiz", "daily"].contains(what!) || words.count > 1 {
-      let extra = words.count > 1 && ["drill", "quiz", "daily"].contains(what!) ? words[1] : first
-      throw Diagnostic("unknown statistics '\(extra.text)'", at: extra.span, hint: "stats (the drill), or stats quiz")
+    let kinds = ["drill", "quiz", "daily", "anagram", "personality"]
+    if let first = words.first, !kinds.contains(what!) || words.count > 1 {
+      let extra = words.count > 1 && kinds.contains(what!) ? words[1] : first
+      throw Diagnostic(
+        "unknown statistics '\(extra.text)'", at: extra.span,
+        hint: "stats (the drill), stats quiz, stats anagram or stats personality")
     }
-    if what == "quiz" || what == "daily" { return Reply(TriviaStatistics.report(for: state)) }
-    return Reply(Statistics.report(for: state))
+    switch what {
+    case "quiz", "daily": return Reply(TriviaStatistics.report(for: state))
+    case "anagram": return Reply(GameStatistics.anagram(for: state))
+    case "personality": return Reply(GameStatistics.personality(for: state))
+    default: return Reply(Statistics.report(for: state))
+    }
   }
 
   /// `profile`: the profiles; `profile NAME`: switch to one (created if new), with its settings.

@@ -26,6 +26,8 @@ public struct CalculatorMode: Sendable {
       case "drill": return startDrill(line: line, argumentStart: argumentStart, in: &state)
       case "quiz": return startQuiz(line: line, argumentStart: argumentStart, in: &state)
       case "daily": return startDaily(line: line, argumentStart: argumentStart, in: &state)
+      case "personality": return startPersonality(line: line, argumentStart: argumentStart, in: &state)
+      case "anagram": return startAnagram(line: line, argumentStart: argumentStart, in: &state)
       default: break
       }
       return (run(command, line: line, argumentStart: argumentStart, in: &state), nil)
@@ -175,7 +177,9 @@ public struct CalculatorMode: Sendable {
       switch words[0] {
       case "help": return Command.all.map(\.name) + Help.topics + Builtins.functionNames
       case "set": return ["digits", "tips"]
-      case "stats": return ["drill", "quiz"]
+      case "stats": return ["drill", "quiz", "anagram", "personality"]
+      case "anagram": return AnagramLevels.defaults.map(\.name) + ["levels"]
+      case "personality": return BuiltInQuizzes.all.map(\.name) + ["load"]
       case "daily": return Difficulty.allCases.map(\.rawValue)
       default: break
       }

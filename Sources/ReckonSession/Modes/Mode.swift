@@ -5,6 +5,8 @@ public enum Mode: Sendable {
   case drill(DrillMode)
   case quiz(QuizMode)
   case daily(DailyMode)
+  case personality(PersonalityMode)
+  case anagram(AnagramMode)
 
   /// The prompt, as of `now` (a daily challenge's shows its clock).
   public func prompt(at now: Int64) -> String {
@@ -13,6 +15,8 @@ public enum Mode: Sendable {
     case .drill(let drill): drill.prompt
     case .quiz(let quiz): quiz.prompt
     case .daily(let daily): daily.prompt(at: now)
+    case .personality(let quiz): quiz.prompt
+    case .anagram(let round): round.prompt(at: now)
     }
   }
 
@@ -34,6 +38,14 @@ public enum Mode: Sendable {
       let (reply, done) = daily.handle(line, in: &state)
       self = done ? .calculator(CalculatorMode()) : .daily(daily)
       return reply
+    case .personality(var quiz):
+      let (reply, done) = quiz.handle(line, in: &state)
+      self = done ? .calculator(CalculatorMode()) : .personality(quiz)
+      return reply
+    case .anagram(var round):
+      let (reply, done) = round.handle(line, in: &state)
+      self = done ? .calculator(CalculatorMode()) : .anagram(round)
+      return reply
     }
   }
 
@@ -50,6 +62,12 @@ public enum Mode: Sendable {
     case .daily(var daily):
       self = .calculator(CalculatorMode())
       return Reply(daily.leave(in: &state))
+    case .personality(let quiz):
+      self = .calculator(CalculatorMode())
+      return Reply(quiz.leave())
+    case .anagram(var round):
+      self = .calculator(CalculatorMode())
+      return Reply(round.summary(in: &state))
     }
   }
 
@@ -59,6 +77,8 @@ public enum Mode: Sendable {
     case .drill: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
     case .quiz: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
     case .daily: isFirstWord ? ["quit", "pause", "resume", "help"] : []
+    case .personality: isFirstWord ? ["back", "none", "quit", "help"] : []
+    case .anagram: isFirstWord ? ["hint", "shuffle", "skip", "quit", "help"] : []
     }
   }
 }

@@ -8,8 +8,13 @@ public protocol FileSource: Sendable {
 
 public struct FileError: Error, Sendable, Equatable {
   public var message: String
+  /// Whether there is no file at the path (a file that is optional can be left out).
+  public var isMissing: Bool
 
-  public init(_ message: String) { self.message = message }
+  public init(_ message: String, isMissing: Bool = false) {
+    self.message = message
+    self.isMissing = isMissing
+  }
 }
 
 /// Files held in memory, by path: for tests.
@@ -19,7 +24,7 @@ public struct MemoryFiles: FileSource {
   public init(_ files: [String: [UInt8]] = [:]) { self.files = files }
 
   public func read(_ path: String) throws(FileError) -> [UInt8] {
-    guard let bytes = files[path] else { throw FileError("no such file") }
+    guard let bytes = files[path] else { throw FileError("no such file", isMissing: true) }
     return bytes
   }
 }

@@ -48,6 +48,17 @@ public protocol Store: AnyObject, Sendable {
   /// Returns the challenge as saved.
   @discardableResult
   func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord
+
+  /// Saves the result of a personality quiz.
+  func savePersonality(_ result: PersonalityRecord) throws(StoreError)
+  /// A profile's personality results, oldest first.
+  func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord]
+
+  /// Saves an anagram round as it stands, replacing what was saved of the same round (a
+  /// round is saved after every word, so leaving in the middle keeps its score).
+  func saveAnagramRound(_ round: AnagramRecord) throws(StoreError)
+  /// A profile's anagram rounds, oldest first.
+  func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord]
 }
 
 /// Settings as the store keeps them: text by name.
@@ -223,5 +234,65 @@ public struct DailyRecord: Sendable, Hashable {
     self.correct = correct
     self.given = given
     self.updatedAt = updatedAt
+  }
+}
+
+/// The result of one personality quiz taken to the end.
+public struct PersonalityRecord: Sendable, Hashable {
+  public var profile: String
+  /// The quiz's name (`animal`) and title (`Which animal are you?`).
+  public var quiz: String
+  public var title: String
+  /// The outcome's name as shown (`Owl`), its symbol, and the runner-up's name (empty when
+  /// no other outcome was chosen).
+  public var outcome: String
+  public var symbol: String
+  public var runnerUp: String
+  /// When it was finished (milliseconds since 1970) and on which local day.
+  public var takenAt: Int64
+  public var day: Day
+
+  public init(
+    profile: String, quiz: String, title: String, outcome: String, symbol: String, runnerUp: String, takenAt: Int64,
+    day: Day
+  ) {
+    self.profile = profile
+    self.quiz = quiz
+    self.title = title
+    self.outcome = outcome
+    self.symbol = symbol
+    self.runnerUp = runnerUp
+    self.takenAt = takenAt
+    self.day = day
+  }
+}
+
+/// One round of the anagram game, as far as it has gone.
+public struct AnagramRecord: Sendable, Hashable {
+  public var profile: String
+  /// When the round started (milliseconds since 1970): with the profile, the round's key.
+  public var startedAt: Int64
+  /// The local day it started on.
+  public var day: Day
+  /// `easy`, `medium`, `hard` or a level of the user's own.
+  public var level: String
+  public var score: Int
+  /// Words solved, and words played (solved, skipped or timed out) so far.
+  public var solved: Int
+  public var played: Int
+  /// Whether the round reached its end (or was left).
+  public var finished: Bool
+
+  public init(
+    profile: String, startedAt: Int64, day: Day, level: String, score: Int, solved: Int, played: Int, finished: Bool
+  ) {
+    self.profile = profile
+    self.startedAt = startedAt
+    self.day = day
+    self.level = level
+    self.score = score
+    self.solved = solved
+    self.played = played
+    self.finished = finished
   }
 }

@@ -11,4 +11,10 @@ enum Wording {
   static func percent(_ part: Int, of whole: Int) -> String {
     whole == 0 ? "–" : "\((part * 200 + whole) / (2 * whole))%"
   }
+
+  /// `Owl`, `Owl and Fox`, `Owl, Fox and Dolphin`.
+  static func list(_ items: [String]) -> String {
+    guard items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " and " + items.last!
+  }
 }

@@ -1,0 +1,72 @@
+import ReckonCore
+
+/// `stats personality` and `stats anagram`: the results and rounds of the current profile.
+enum GameStatistics {
+  static func personality(for state: SessionState) -> [Output] {
+    guard let store = state.store else {
+      return [.note("Progress is not being saved in this session, so there are no results.")]
+    }
+    let results: [PersonalityRecord]
+    do {
+      results = try store.personalityResults(profile: state.profile)
+    } catch {
+      return [.warning("the results could not be read: \(error.message)")]
+    }
+    guard !results.isEmpty else {
+      return [.note("No personality results yet for \(state.profile). Start with: personality")]
+    }
+    var rows = [["date", "quiz", "result", "runner-up"]]
+    for result in results.suffix(20).reversed() {
+      rows.append([
+        result.day.shortLabel, result.title, "\(result.outcome) \(result.symbol)",
+        result.runnerUp.isEmpty ? "–" : result.runnerUp,
+      ])
+    }
+    let more = results.count > 20 ? " (the last 20)" : ""
+    return [.note("Personality results for \(state.profile), newest first\(more):"), .table(rows)]
+  }
+
+  static func anagram(for state: SessionState) -> [Output] {
+    guard let store = state.store else {
+      return [.note("Progress is not being saved in this session, so there are no statistics.")]
+    }
+    let rounds: [AnagramRecord]
+    do {
+      rounds = try store.anagramRounds(profile: state.profile).filter { $0.played > 0 || $0.score > 0 }
+    } catch {
+      return [.warning("the statistics could not be read: \(error.message)")]
+    }
+    guard !rounds.isEmpty else { return [.note("No anagram rounds yet for \(state.profile). Start with: anagram")] }
+    let solved = rounds.reduce(0) { $0 + $1.solved }
+    let played = rounds.reduce(0) { $0 + $1.played }
+    var outputs: [Output] = [
+      .note(
+        "Anagrams for \(state.profile): \(Wording.count(rounds.count, "round")), \(solved.grouped) of "
+          + "\(Wording.count(played, "word")) solved (\(Wording.percent(solved, of: played))).")
+    ]
+    // Levels in the order of the table, then any others (from an earlier table).
+    let known = state.anagramLevels().levels.map(\.name)
+    let levels =
+      known.filter { name in rounds.contains { $0.level == name } }
+      + Set(rounds.map(\.level)).subtracting(known).sorted()
+    var rows = [["level", "rounds", "best", "average", "solved"]]
+    for level in levels {
+      let mine = rounds.filter { $0.level == level }
+      let total = mine.reduce(0) { $0 + $1.score }
+      let (s, p) = (mine.reduce(0) { $0 + $1.solved }, mine.reduce(0) { $0 + $1.played })
+      rows.append([
+        level, "\(mine.count)", "\(mine.map(\.score).max()!)", "\((total + mine.count / 2) / mine.count)",
+        Wording.percent(s, of: p),
+      ])
+    }
+    outputs.append(.table(rows))
+    outputs.append(.note("Last rounds:"))
+    var recent = [["date", "level", "score", "solved"]]
+    for round in rounds.suffix(10).reversed() {
+      let state = round.finished ? "" : " (left)"
+      recent.append([round.day.shortLabel, round.level, "\(round.score)", "\(round.solved) of \(round.played)\(state)"])
+    }
+    outputs.append(.table(recent))
+    return outputs
+  }
+}

@@ -1,0 +1,256 @@
+/// A round of the anagram game: ten words, each shown as scrambled tiles with a time to
+/// solve it. Any word of the list made of exactly those letters is right.
+public struct AnagramMode: Sendable {
+  /// Words in a round.
+  public static let roundLength = 10
+
+  let level: AnagramLevel
+  let words: [String]
+  let list: WordList
+  /// The word on screen (an index into `words`), its tiles, the letters a hint has put in
+  /// place, and when it appeared.
+  var index = 0
+  var tiles: [String]
+  var hints = 0
+  var shownAt: Int64
+  var score = 0
+  var solved = 0
+  var wrong = 0
+  var hintsTaken = 0
+  /// The words not solved (skipped or out of time), for the summary.
+  var missed: [String] = []
+  let startedAt: Int64
+  /// The best score for this level before this round; nil when there is none (or it could
+  /// not be read).
+  let best: Int?
+
+  init(level: AnagramLevel, words: [String], list: WordList, best: Int?, state: inout SessionState) {
+    self.level = level
+    self.words = words
+    self.list = list
+    self.best = best
+    startedAt = state.clock.nowMilliseconds()
+    shownAt = startedAt
+    tiles = []
+    tiles = scramble(random: &state.random)
+  }
+
+  /// Up to `count` words of the level's lengths, at random, no two made of the same letters.
+  static func pick(_ level: AnagramLevel, from list: WordList, count: Int, random: inout any RandomSource) -> [String] {
+    var picked: [String] = []
+    var letters: Set<String> = []
+    for word in Choices.shuffled(list.words(lengths: level.letters), &random) where picked.count < count {
+      if letters.insert(WordList.letters(of: word)).inserted { picked.append(word) }
+    }
+    return picked
+  }
+
+  var word: String { words[index] }
+  var letterCount: Int { word.utf8.count }
+  /// What solving the word is worth, and what a wrong guess costs (half that).
+  var value: Int { level.points * letterCount }
+  var penalty: Int { value / 2 }
+  var deadline: Int64 { shownAt + Int64(level.seconds) * 1000 }
+
+  func scramble(random: inout some RandomNumberGenerator) -> [String] {
+    let list = self.list
+    let word = self.word
+    return Tiles.scramble(word, fixed: hints, accepted: { list.accepts($0, for: word) }, random: &random)
+  }
+
+  /// `anagram 3/10 0:42> `: the word's place in the round and the time left for it.
+  public func prompt(at now: Int64) -> String {
+    let left = max(0, deadline - now)
+    return "anagram \(index + 1)/\(words.count) \(minutesAndSeconds(left + 999))> "
+  }
+
+  func opening(profile: String, requested: Int, from source: String) -> [Output] {
+    var lines: [Output] = [
+      .note(
+        "Anagrams for \(profile), \(level.name): \(Wording.count(words.count, "word")) of \(level.lettersLabel) letters, "
+          + "\(level.seconds) s each, \(level.points) points a letter.")
+    ]
+    if words.count < requested {
+      lines.append(.note("Only \(words.count) words of \(level.lettersLabel) letters in \(source)."))
+    }
+    lines.append(.note("Type the word; hint, shuffle, skip, quit. A wrong guess costs half the word's points."))
+    return lines + current
+  }
+
+  var current: [Output] {
+    [
+      .note("Word \(index + 1) of \(words.count) · \(letterCount) letters · worth \(value) · score \(score)"),
+      .tiles(shownTiles, fixed: hints),
+    ]
+  }
+
+  /// The tiles as shown: in capitals, as on a board.
+  var shownTiles: [String] { tiles.map { $0.uppercased() } }
+
+  // MARK: Lines
+
+  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
+    let input = line.trimmingSpaces.lowercased()
+    let now = state.clock.nowMilliseconds()
+    if now >= deadline {
+      // The line came after the time was up: the word is over, whatever the line says.
+      var outputs = timeUp(in: &state)
+      if ["quit", "done", "exit"].contains(input) || index >= words.count {
+        return (Reply(outputs + summary(in: &state)), true)
+      }
+      if !input.isEmpty { outputs.insert(.note("Too late for '\(input)':"), at: 0) }
+      outputs += startNext(now: now, in: &state)
+      return (Reply(outputs), false)
+    }
+    switch input {
+    case "quit", "done", "exit":
+      return (Reply(summary(in: &state)), true)
+    case "help", "?":
+      return (Reply([.note(AnagramMode.help(level))] + current), false)
+    case "":
+      return (Reply(current), false)
+    case "hint":
+      return (Reply(hint(in: &state)), false)
+    case "shuffle":
+      tiles = scramble(random: &state.random)
+      return (Reply([.tiles(shownTiles, fixed: hints)]), false)
+    case "skip":
+      missed.append(word)
+      let outputs: [Output] = [.feedback(correct: false, "Skipped: the word was \(word.uppercased()).")]
+      return finishWord(outputs, now: now, in: &state)
+    default:
+      guard input.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) else {
+        return (Reply([.note("Type a word of all \(letterCount) letters (or hint, shuffle, skip, quit).")]), false)
+      }
+      return guess(input, now: now, in: &state)
+    }
+  }
+
+  mutating func guess(_ guess: String, now: Int64, in state: inout SessionState) -> (Reply, done: Bool) {
+    if list.accepts(guess, for: word) {
+      score += value
+      solved += 1
+      let also = guess == word ? "" : " (also \(word.uppercased()))"
+      let outputs: [Output] = [.feedback(correct: true, "✓ \(guess.uppercased())\(also): +\(value), score \(score)")]
+      return finishWord(outputs, now: now, in: &state)
+    }
+    // A calculator command typed by habit costs nothing.
+    if Command.words.contains(guess) && WordList.letters(of: guess) != WordList.letters(of: word) {
+      return (
+        Reply([
+          .note("'\(guess)' is a calculator command: quit the round first. Here, type a word of these letters.")
+        ]), false
+      )
+    }
+    wrong += 1
+    let lost = min(score, penalty)
+    score -= lost
+    let why =
+      WordList.letters(of: guess) == WordList.letters(of: word)
+      ? "is not in the word list" : "does not use exactly these letters"
+    return (
+      Reply([.feedback(correct: false, "✗ \(guess.uppercased()) \(why): \(AnagramMode.cost(lost, score)). Try again.")]
+      ),
+      false
+    )
+  }
+
+  /// A hint puts the next letter in its place, for one letter's points.
+  mutating func hint(in state: inout SessionState) -> [Output] {
+    guard Tiles.canScramble(word, fixed: hints + 1) else {
+      return [.note("No more hints for this word: one more would give it away. skip shows it.")]
+    }
+    hints += 1
+    hintsTaken += 1
+    let lost = min(score, level.points)
+    score -= lost
+    tiles = scramble(random: &state.random)
+    let placed = word.prefix(hints).uppercased()
+    return [
+      .note("Hint: the word starts \(placed); \(AnagramMode.cost(lost, score))."), .tiles(shownTiles, fixed: hints),
+    ]
+  }
+
+  /// The time for the word is up: it is shown, and counts as not solved.
+  mutating func timeUp(in state: inout SessionState) -> [Output] {
+    missed.append(word)
+    let outputs: [Output] = [.feedback(correct: false, "Time's up: the word was \(word.uppercased()).")]
+    index += 1
+    return outputs + save(finished: index >= words.count, in: &state)
+  }
+
+  /// After a word is solved or skipped: saved, then the next word or the end of the round.
+  mutating func finishWord(_ outputs: [Output], now: Int64, in state: inout SessionState) -> (Reply, done: Bool) {
+    index += 1
+    let saved = save(finished: index >= words.count, in: &state)
+    guard index < words.count else { return (Reply(outputs + saved + summary(in: &state)), true) }
+    return (Reply(outputs + saved + startNext(now: now, in: &state)), false)
+  }
+
+  mutating func startNext(now: Int64, in state: inout SessionState) -> [Output] {
+    hints = 0
+    shownAt = now
+    tiles = scramble(random: &state.random)
+    return current
+  }
+
+  /// A second has passed at the prompt: when the word's time is up, it is shown and the next
+  /// comes (or the round ends).
+  mutating func tick(in state: inout SessionState) -> (Reply, done: Bool) {
+    let now = state.clock.nowMilliseconds()
+    guard now >= deadline else { return (Reply(), false) }
+    let outputs = timeUp(in: &state)
+    guard index < words.count else { return (Reply(outputs + summary(in: &state)), true) }
+    return (Reply(outputs + startNext(now: now, in: &state)), false)
+  }
+
+  /// The round as it stands, saved (after every word, so leaving keeps the score).
+  mutating func save(finished: Bool, in state: inout SessionState) -> [Output] {
+    let record = AnagramRecord(
+      profile: state.profile, startedAt: startedAt, day: state.clock.day(atMilliseconds: startedAt), level: level.name,
+      score: score, solved: solved, played: index, finished: finished)
+    return state.saveAnagramRound(record)
+  }
+
+  /// The end of the round (or leaving it): the score, the words solved, and the best so far.
+  mutating func summary(in state: inout SessionState) -> [Output] {
+    let played = index
+    guard played > 0 || score > 0 else { return [.note("Round over: no words played, nothing saved.")] }
+    var outputs = save(finished: true, in: &state)
+    let early = played < words.count ? " after \(played) of \(words.count) words" : ""
+    var extras: [String] = []
+    if hintsTaken > 0 { extras.append(Wording.count(hintsTaken, "hint")) }
+    if wrong > 0 { extras.append(Wording.count(wrong, "wrong guess", "wrong guesses")) }
+    let detail = extras.isEmpty ? "" : " (\(extras.joined(separator: ", ")))"
+    outputs.append(
+      .note("Round over\(early): \(score) points, \(solved) of \(Wording.count(played, "word")) solved\(detail)."))
+    if !missed.isEmpty {
+      outputs.append(.note("Not solved: " + missed.map { $0.uppercased() }.joined(separator: ", ")))
+    }
+    switch best {
+    case nil:
+      outputs.append(.note("Your first \(level.name) round: \(score) is the score to beat."))
+    case let best? where score > best:
+      outputs.append(.note("A new best for \(level.name)! (It was \(best).)"))
+    case let best?:
+      outputs.append(.note("Your best for \(level.name) is \(best)."))
+    }
+    return outputs
+  }
+
+  /// `−25, score 40`; at 0 there is nothing to lose: `score 0 (it never goes below)`.
+  static func cost(_ lost: Int, _ score: Int) -> String {
+    lost > 0 ? "−\(lost), score \(score)" : "score \(score) (it never goes below 0)"
+  }
+
+  static func help(_ level: AnagramLevel) -> String {
+    """
+    Make a word of all the letters on the tiles: any word of the list made of
+    exactly them is right (silent for listen). Right: +\(level.points) a letter. Wrong:
+    minus half that, but the score never goes below 0. hint puts the next
+    letter in its place (−\(level.points)); shuffle mixes the tiles again; skip shows the
+    word (no points). After \(level.seconds) s the word is shown and the next comes.
+    quit ends the round; the score is saved as you go.
+    """
+  }
+}

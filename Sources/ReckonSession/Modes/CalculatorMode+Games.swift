@@ -1,0 +1,204 @@
+import ReckonCore
+
+/// The calculator's game commands: `personality …` and `anagram …`.
+extension CalculatorMode {
+  /// `personality`: the quizzes; `personality NAME [shuffle]`: take one;
+  /// `personality load FILE`: add one from a JSON file.
+  func startPersonality(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+    let words = CalculatorMode.words(of: line, from: argumentStart)
+    let quizzes = state.personalityQuizzes
+    guard let first = words.first else { return (personalityList(quizzes, state: state), nil) }
+    if first.text.lowercased() == "load" {
+      return (loadPersonality(line: line, after: first.span, in: &state), nil)
+    }
+    let typed = first.text.lowercased()
+    let matches =
+      quizzes.filter { $0.name == typed }.isEmpty
+      ? quizzes.filter { $0.name.hasPrefix(typed) } : quizzes.filter { $0.name == typed }
+    guard matches.count == 1 else {
+      let names = quizzes.map(\.name).joined(separator: ", ")
+      let message =
+        matches.isEmpty
+        ? "there is no personality quiz called '\(first.text)'"
+        : "'\(first.text)' could be \(Wording.list(matches.map(\.name)).replacingOccurrences(" and ", " or "))"
+      return (.error(Diagnostic(message, at: first.span, hint: "the quizzes: \(names)"), line), nil)
+    }
+    var shuffle = false
+    for word in words.dropFirst() {
+      guard word.text.lowercased() == "shuffle", !shuffle else {
+        let d = Diagnostic(
+          "personality \(matches[0].name) takes only shuffle after it", at: word.span,
+          hint: "personality \(matches[0].name) shuffle mixes the questions and answers")
+        return (.error(d, line), nil)
+      }
+      shuffle = true
+    }
+    let quiz = PersonalityMode(quiz: matches[0], shuffle: shuffle, random: &state.random)
+    return (Reply(state.prepareStore() + quiz.opening(shuffled: shuffle)), .personality(quiz))
+  }
+
+  func personalityList(_ quizzes: [PersonalityQuiz], state: SessionState) -> Reply {
+    var last: [String: PersonalityRecord] = [:]
+    var outputs: [Output] = []
+    if let store = state.store {
+      do {
+        for result in try store.personalityResults(profile: state.profile) { last[result.quiz] = result }
+      } catch {
+        outputs.append(.warning("your earlier results could not be read: \(error.message)"))
+      }
+    }
+    var rows = [["quiz", "title", "questions", "your last result"]]
+    for quiz in quizzes {
+      let result = last[quiz.name].map { "\($0.outcome) \($0.symbol) (\($0.day.shortLabel))" } ?? "–"
+      rows.append([quiz.name, quiz.title, "\(quiz.questions.count)", result])
+    }
+    return Reply(
+      outputs + [
+        .note("Personality quizzes:"), .table(rows),
+        .note(
+          "Start one with: personality \(quizzes.first?.name ?? "NAME") (add shuffle to mix the order); "
+            + "personality load FILE adds your own."),
+      ])
+  }
+
+  func loadPersonality(line: String, after span: SourceSpan, in state: inout SessionState) -> Reply {
+    let path = CalculatorMode.path(in: line, after: span.end)
+    guard !path.isEmpty else {
+      let d = Diagnostic(
+        "personality load needs a file name", at: span,
+        hint: "for example: personality load ~/quiz.json (help personality)")
+      return .error(d, line)
+    }
+    let place = SourceSpan(span.end + 1, line.unicodeScalars.count)
+    guard let files = state.files else {
+      return .error(Diagnostic("nothing loaded from \(path): this session cannot read files", at: place), line)
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try files.read(path)
+    } catch {
+      return .error(Diagnostic("nothing loaded from \(path): cannot read it: \(error.message)", at: place), line)
+    }
+    switch PersonalityFile.read(bytes) {
+    case .failure(let failure):
+      let problems = failure.all
+      let d = Diagnostic("nothing loaded from \(path): \(Wording.count(problems.count, "problem")) found", at: place)
+      var details = problems.prefix(20).map { Output.note("  \($0)") }
+      if problems.count > 20 { details.append(.note("  … and \(problems.count - 20) more")) }
+      return Reply([.error(d, source: line)] + details)
+    case .success(let quiz):
+      guard quiz.name != "load" else {
+        let d = Diagnostic(
+          "nothing loaded from \(path): a quiz cannot be called load (it is a word of the command)", at: place)
+        return .error(d, line)
+      }
+      let replaces =
+        state.loadedQuizzes.contains { $0.name == quiz.name }
+        ? " It replaces the one loaded before."
+        : BuiltInQuizzes.all.contains { $0.name == quiz.name } ? " It takes the place of the built-in one." : ""
+      state.loadedQuizzes.removeAll { $0.name == quiz.name }
+      state.loadedQuizzes.append(quiz)
+      return Reply([
+        .note(
+          "Loaded “\(quiz.title)”: \(Wording.count(quiz.questions.count, "question")), "
+            + "\(Wording.count(quiz.outcomes.count, "outcome")).\(replaces) Start it with: personality \(quiz.name)")
+      ])
+    }
+  }
+
+  /// `anagram [LEVEL]`: a round of ten words; `anagram levels`: the level table.
+  func startAnagram(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+    let words = CalculatorMode.words(of: line, from: argumentStart)
+    let (levels, warnings) = state.anagramLevels()
+    if let extra = words.dropFirst().first {
+      let levelsFirst = words[0].text.lowercased() == "levels"
+      let d = Diagnostic(
+        levelsFirst ? "anagram levels takes nothing after it" : "anagram takes one level", at: extra.span,
+        hint: levelsFirst ? "anagram levels shows the table" : "for example: anagram medium")
+      return (.error(d, line), nil)
+    }
+    let typed = words.first?.text.lowercased() ?? "easy"
+    if typed == "levels" { return (Reply(warnings + levelTable(levels, state: state)), nil) }
+    let matches =
+      levels.filter { $0.name == typed }.isEmpty
+      ? levels.filter { $0.name.hasPrefix(typed) } : levels.filter { $0.name == typed }
+    guard matches.count == 1, let level = matches.first else {
+      let names = levels.map(\.name).joined(separator: ", ")
+      let d = Diagnostic(
+        "'\(words[0].text)' is not a level of the anagram game", at: words[0].span,
+        hint: "the levels: \(names) (anagram levels shows them)")
+      return (.error(d, line), nil)
+    }
+    let (list, source) = state.wordList
+    let picked = AnagramMode.pick(level, from: list, count: AnagramMode.roundLength, random: &state.random)
+    guard !picked.isEmpty else {
+      return (
+        Reply(
+          warnings + [.note("There are no words of \(level.lettersLabel) letters in \(source) for \(level.name).")]),
+        nil
+      )
+    }
+    var outputs = warnings
+    var best: Int?
+    if let store = state.store {
+      do {
+        best = try store.anagramRounds(profile: state.profile).filter { $0.level == level.name }.map(\.score).max()
+      } catch {
+        outputs.append(.warning("your best scores could not be read: \(error.message)"))
+      }
+    }
+    let round = AnagramMode(level: level, words: picked, list: list, best: best, state: &state)
+    outputs += state.prepareStore()
+    return (
+      Reply(outputs + round.opening(profile: state.profile, requested: AnagramMode.roundLength, from: source)),
+      .anagram(round)
+    )
+  }
+
+  func levelTable(_ levels: [AnagramLevel], state: SessionState) -> [Output] {
+    var rows = [["level", "letters", "seconds", "points a letter"]]
+    for level in levels { rows.append([level.name, level.lettersLabel, "\(level.seconds)", "\(level.points)"]) }
+    let file = state.anagramLevelsFile.map { "Your own table goes in \($0) (help anagram shows how)." } ?? ""
+    return [.note("Anagram levels:"), .table(rows)] + (file.isEmpty ? [] : [.note(file)])
+  }
+}
+
+extension SessionState {
+  /// Reads a word list (`--words FILE`) through the session's `FileSource` and uses it for
+  /// the anagram game, filtered as the built-in one is; says how many words it kept and why
+  /// it left others out. A list that cannot be read or keeps no word changes nothing.
+  public mutating func useWords(from path: String) -> Result<[Output], LoadProblem> {
+    guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
+    let bytes: [UInt8]
+    do {
+      bytes = try files.read(path)
+    } catch {
+      return .failure(LoadProblem(message: "cannot read it: \(error.message)"))
+    }
+    let (list, report) = WordList.read(bytes)
+    let skipped = report.skipped.isEmpty ? "" : "; left out \(report.skipped)"
+    guard !list.words.isEmpty else {
+      return .failure(LoadProblem(message: "it has no words of lowercase a–z only\(skipped)"))
+    }
+    words = (list, path)
+    let playable = AnagramLevels.defaults.map { level in
+      "\(list.words(lengths: level.letters).count.grouped) \(level.name)"
+    }.joined(separator: ", ")
+    return .success([
+      .note("Anagram words: \(Wording.count(report.kept, "word")) from \(path)\(skipped). Playable: \(playable).")
+    ])
+  }
+}
+
+extension String {
+  /// Every `target` replaced by `replacement`, without Foundation.
+  func replacingOccurrences(_ target: String, _ replacement: String) -> String {
+    var result = ""
+    var rest = Substring(self)
+    while let range = rest.firstRange(of: target) {
+      result += rest[..<range.lowerBound] + replacement
+      rest = rest[range.upperBound...]
+    }
+    return result + rest
+  }
+}

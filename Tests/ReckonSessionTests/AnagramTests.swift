@@ -1,0 +1,159 @@
+import ReckonStore
+import Testing
+
+@testable import ReckonSession
+
+/// The anagram game: its word lists, its level table, its tiles and its score.
+@Suite struct AnagramTests {
+  @Test func theBuiltInListIsCleanAndLargeEnough() {
+    let file = WordList.builtIn
+    #expect(file.words.count >= 3000)
+    #expect(file.words.allSatisfy { $0.unicodeScalars.allSatisfy { ("a"..."z").contains($0) } })
+    #expect(Set(file.words).count == file.words.count)
+    #expect(WordList.blocked.isDisjoint(with: file.words))
+    #expect(WordList.blocked.count > 100)
+    for level in AnagramLevels.defaults {
+      #expect(file.words(lengths: level.letters).count >= 300, "\(level.name)")
+    }
+    #expect(file.anagrams(of: "listen").sorted() == ["enlist", "listen", "silent"])
+    #expect(file.accepts("silent", for: "listen"))
+    #expect(!file.accepts("listen", for: "stone"))
+  }
+
+  /// Each line of a list and whether it is kept, or why not.
+  @Test(arguments: [
+    ("apple", "kept"), ("  apple\r", "kept"), ("Paris", "proper noun"), ("cat's", "with an apostrophe"),
+    ("cat’s", "with an apostrophe"), ("café", "with other characters"), ("well-known", "with other characters"),
+    ("x2", "with other characters"), ("iPhone", "with other characters"), ("damn", "on the blocked list"),
+    ("# a comment", "nothing"), ("", "nothing"),
+  ])
+  func filtersEachLine(_ line: String, _ expected: String) {
+    let (list, report) = WordList.read(Array(line.utf8))
+    switch expected {
+    case "kept": #expect(list.words == [line.trimmingSpaces.replacingOccurrences("\r", "")])
+    case "nothing": #expect(list.words.isEmpty && report.skipped.isEmpty)
+    default:
+      #expect(list.words.isEmpty)
+      #expect(report.skipped == "1 \(expected)")
+    }
+  }
+
+  @Test func aLatin1ListKeepsItsPlainWords() {
+    let (list, report) = WordList.read([0x63, 0x61, 0x66, 0xE9, 0x0A] + Array("table\ntable\n".utf8))
+    #expect(list.words == ["table"])
+    #expect(report.skipped == "1 with other characters, 1 repeat")
+  }
+
+  @Test func levelTablesOverrideAndAdd() throws {
+    let levels = try AnagramLevels.read("# mine\nEASY 3-4 20 5\n\nexpert 9-10 120 30 # long ones\n").get()
+    #expect(levels.map(\.name) == ["easy", "medium", "hard", "expert"])
+    #expect(levels[0] == AnagramLevel(name: "easy", letters: 3...4, seconds: 20, points: 5))
+    #expect(levels[3].lettersLabel == "9–10")
+    #expect(levels[1] == AnagramLevels.defaults[1])
+  }
+
+  @Test(arguments: [
+    ("easy 4-5 60", "line 1: expected 4 columns (level letters seconds points, like: easy 4-5 60 10), found 3"),
+    ("easy 5-4 60 10", #"line 1: letters "5-4" should be a length from 3 to 15, or two (4-5)"#),
+    ("easy 2 60 10", #"line 1: letters "2" should be a length from 3 to 15, or two (4-5)"#),
+    ("easy x 60 10", #"line 1: letters "x" should be a length from 3 to 15, or two (4-5)"#),
+    ("easy 4 4 10", #"line 1: seconds "4" should be a whole number from 5 to 3600"#),
+    ("easy 4 60 0", #"line 1: points "0" should be a whole number from 1 to 1000"#),
+    ("é 4 60 10", #"line 1: the level's name "é" should be up to 16 letters a–z"#),
+    ("hard 7 30 20\nhard 8 30 20", "line 2: hard is in the table twice"),
+  ])
+  func levelTableProblems(_ text: String, _ expected: String) {
+    guard case .failure(let problems) = AnagramLevels.read(text) else {
+      Issue.record("accepted \(text)")
+      return
+    }
+    #expect(problems.all.map(\.description) == [expected])
+  }
+
+  /// Tiles never spell the word (nor, where there is another order, any word of its letters),
+  /// with or without letters placed by hints.
+  @Test func tilesNeverSpellTheWord() {
+    let list = WordList.builtIn
+    var random = SeededRandom(seed: 7)
+    var checked = 0
+    for (i, word) in list.words.enumerated() where word.utf8.count >= 4 && i % 3 == 0 {
+      for fixed in 0..<(word.utf8.count - 1) where Tiles.canScramble(word, fixed: fixed) {
+        let tiles = Tiles.scramble(word, fixed: fixed, accepted: { list.accepts($0, for: word) }, random: &random)
+        #expect(tiles.joined() != word)
+        #expect(WordList.letters(of: tiles.joined()) == WordList.letters(of: word))
+        #expect(tiles.prefix(fixed).joined() == String(word.prefix(fixed)))
+        checked += 1
+      }
+    }
+    #expect(checked > 5000)
+    // Where every other order is a word, the tiles still differ from the word.
+    let tiles = Tiles.scramble("ab", fixed: 0, accepted: { _ in true }, random: &random)
+    #expect(tiles == ["b", "a"])
+  }
+
+  /// Whatever is typed, in whatever order, and however long it takes, the score never goes
+  /// below zero, and each word's tiles never spell it.
+  @Test(arguments: 0..<20)
+  func theScoreIsNeverNegative(_ seed: Int) {
+    let clock = ManualClock()
+    var session = testSession(seed: UInt64(seed), clock: clock)
+    var random = SeededRandom(seed: UInt64(1000 + seed))
+    let level = ["easy", "medium", "hard"][seed % 3]
+    _ = session.handle("anagram \(level)")
+    var rounds = 1
+    for _ in 0..<400 {
+      guard case .anagram(let round) = session.mode else {
+        _ = session.handle("anagram \(level)")
+        rounds += 1
+        continue
+      }
+      #expect(round.score >= 0)
+      #expect(round.tiles.joined() != round.word)
+      switch random.next() % 9 {
+      case 0: _ = session.handle("hint")
+      case 1: _ = session.handle("shuffle")
+      case 2: _ = session.handle("skip")
+      case 3: _ = session.handle(round.word)
+      case 4: clock.advance(milliseconds: Int64(random.next() % 70_000))
+      case 5: _ = session.tick()
+      case 6: _ = session.handle(String(round.word.reversed()))
+      default: _ = session.handle(["zzzz", "abc", "tip", "12", ""][Int(random.next() % 5)])
+      }
+      if case .anagram(let after) = session.mode { #expect(after.score >= 0) }
+    }
+    #expect(rounds > 1)
+  }
+
+  /// The clock: the prompt counts down, and a tick after the time shows the word and the next.
+  @Test func theTimeRunsOutOnTheTick() {
+    let clock = ManualClock()
+    var session = testSession(clock: clock)
+    _ = session.handle("anagram hard")
+    #expect(session.promptIsLive)
+    #expect(session.prompt == "anagram 1/10 0:30> ")
+    clock.advance(milliseconds: 12_500)
+    #expect(session.prompt == "anagram 1/10 0:18> ")
+    #expect(session.tick().outputs.isEmpty)
+    guard case .anagram(let before) = session.mode else { return }
+    clock.advance(milliseconds: 17_500)
+    let reply = plain(session.tick())
+    #expect(reply.first == "Time's up: the word was \(before.word.uppercased()).")
+    #expect(session.prompt == "anagram 2/10 0:30> ")
+  }
+
+  /// Rounds are saved after every word, so leaving keeps them; the best is per level.
+  @Test func roundsAreSavedAsTheyGo() throws {
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    _ = session.handle("anagram medium")
+    guard case .anagram(let round) = session.mode else { return }
+    _ = session.handle(round.word)
+    let saved = try store.anagramRounds(profile: "ada")
+    #expect(saved.count == 1)
+    #expect(saved.first?.score == round.value)
+    #expect(saved.first?.played == 1)
+    #expect(saved.first?.finished == false)
+    _ = session.handle("quit")
+    #expect(try store.anagramRounds(profile: "ada").first?.finished == true)
+  }
+}
