@@ -124,7 +124,8 @@ public struct Command: Sendable, Hashable {
       details: """
         personality              the quizzes, with your last result in each
         personality animal       take one (a name's start is enough)
-        personality animal shuffle   questions and answers in a random order
+        personality animal shuffle
+                                 questions and answers in a random order
         personality load FILE    add a quiz of your own from a JSON file for
                                  this session (its format is in the README)
         Answer with numbers: one for most questions, any number (1 3 or 1,3, or

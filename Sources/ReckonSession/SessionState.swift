@@ -63,8 +63,8 @@ public struct SessionState: Sendable {
   /// The personality quizzes: the built-in ones, then those loaded (a loaded quiz with a
   /// built-in one's name takes its place).
   var personalityQuizzes: [PersonalityQuiz] {
-    let loaded = Set(loadedQuizzes.map(\.name))
-    return BuiltInQuizzes.all.filter { !loaded.contains($0.name) } + loadedQuizzes
+    let builtIn = BuiltInQuizzes.all.map { quiz in loadedQuizzes.first { $0.name == quiz.name } ?? quiz }
+    return builtIn + loadedQuizzes.filter { quiz in !BuiltInQuizzes.all.contains { $0.name == quiz.name } }
   }
 
   /// The anagram game's words and where they came from.

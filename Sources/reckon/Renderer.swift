@@ -56,7 +56,9 @@ struct Renderer {
       case .tiles(let letters, let fixed):
         out.line("  " + Renderer.tiles(letters, fixed: fixed, colour: colour))
       case .feedback(let correct, let text):
-        out.line(paint(text, correct ? .right : .error, enabled: colour))
+        for line in interactive && width != nil ? Renderer.wrap(text, width: width!) : [text] {
+          out.line(paint(line, correct ? .right : .error, enabled: colour))
+        }
       case .note(let text):
         if interactive, let width {
           for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -86,6 +88,8 @@ struct Renderer {
           }
           err.line(paint("error: ", .error, enabled: errorColour) + d.message)
           if let hint = d.hint { err.line(paint("hint: " + hint, .dim, enabled: errorColour)) }
+          // Before any lines that explain it (a file's problems), which go to stdout.
+          err.flush()
         } else {
           err.line("reckon: \(location()):\(d.column): error: \(d.message)")
         }
@@ -197,12 +201,17 @@ struct Renderer {
   }
 
   /// Aligned columns: text left, numbers right; a rule under the header when in colour.
+  /// The columns a text takes on a terminal: an emoji shown as a picture takes two.
+  static func columns(_ text: String) -> Int {
+    text.count + text.unicodeScalars.filter { $0.properties.isEmojiPresentation }.count
+  }
+
   static func layout(_ rows: [[String]], colour: Bool) -> [String] {
     guard let header = rows.first else { return [] }
     let columns = header.count
     var widths = Array(repeating: 0, count: columns)
     for row in rows {
-      for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], cell.count) }
+      for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], Renderer.columns(cell)) }
     }
     let numeric = (0..<columns).map { i in
       rows.dropFirst().allSatisfy { row in i < row.count && isNumeric(row[i]) }
@@ -210,7 +219,7 @@ struct Renderer {
     return rows.enumerated().map { index, row in
       let cells = (0..<columns).map { i -> String in
         let cell = i < row.count ? row[i] : ""
-        let pad = String(repeating: " ", count: widths[i] - cell.count)
+        let pad = String(repeating: " ", count: widths[i] - Renderer.columns(cell))
         return numeric[i] ? pad + cell : cell + pad
       }
       let line = "  " + cells.joined(separator: "   ")

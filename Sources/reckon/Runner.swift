@@ -124,12 +124,13 @@ struct Runner {
         "Reckon — exact calculator. Type help for commands, quit to leave.", .dim, enabled: terminal.colour))
     out.flush()
     err.flush()
-    // A daily challenge's clock ticks on its prompt, and its time is saved each second.
+    // A daily challenge's clock and an anagram's countdown tick on the prompt.
     let ticker: () -> String = { [unowned editor, renderer] in
       let reply = box.session.tick()
       if !reply.outputs.isEmpty {
-        // Time's up: what was being typed was an answer, not a line for the calculator.
-        if box.session.isInCalculator { editor.discardTypedText() }
+        // Time's up: what was being typed was an answer to what has gone, not a line for the
+        // calculator or for the next word.
+        editor.discardTypedText()
         editor.clearLineForOutput()
         var (out, err) = (OutputStream(fd: 1), OutputStream(fd: 2))
         renderer.render(reply, prompt: "", location: "", out: &out, err: &err)

@@ -51,7 +51,11 @@ import Testing
     ),
     (
       #""name": "t","#, #""name": "T T","#,
-      #"line 2: name: "T T" should be 1 to 32 lowercase letters, digits or '-' (it is typed to start the quiz)"#
+      #"line 2: name: "T T" should be 1 to 32 lowercase letters, digits or '-', starting with a letter (it is typed to start the quiz)"#
+    ),
+    (
+      #""name": "t","#, #""name": "load","#,
+      #"line 2: name: "load" is a word of the personality command: choose another name"#
     ),
     (#""title": "Test","#, "", #"line 1: missing "title""#),
     (#""symbol": "🦊", "#, "", #"line 6: outcomes[1]: missing "symbol""#),
@@ -184,6 +188,26 @@ import Testing
     #expect(orders.count > 1)
     var random = SeededRandom(seed: 1)
     #expect(PersonalityMode(quiz: quiz, shuffle: false, random: &random).order == [0, 1, 2])
+  }
+
+  /// Nothing chosen at all (none to every question): no outcome, and nothing saved.
+  @Test func noAnswersAtAllGiveNoResult() throws {
+    let text = Self.quiz {
+      $0.replacingOccurrences(#"{ "text": "One?", "answers""#, #"{ "text": "One?", "kind": "multiple", "answers""#)
+        .replacingOccurrences(
+          #""kind": "scale", "scale": { "steps": 4, "low": "Lo", "high": "Hi" },"#, #""kind": "multiple","#)
+    }
+    let quiz = try PersonalityFile.read(Array(text.utf8)).get()
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    session.state.loadedQuizzes = [quiz]
+    _ = session.handle("personality t")
+    _ = session.handle("none")
+    _ = session.handle("none")
+    let last = plain(session.handle("none"))
+    #expect(last == ["You chose none of the answers, so no outcome stands out: no result, nothing saved."])
+    #expect(session.isInCalculator)
+    #expect(try store.personalityResults(profile: "ada").isEmpty)
   }
 
   /// A result is saved to the profile's history; on a full disk, the result is still shown.

@@ -15,10 +15,10 @@ enum GameStatistics {
     guard !results.isEmpty else {
       return [.note("No personality results yet for \(state.profile). Start with: personality")]
     }
-    var rows = [["date", "quiz", "result", "runner-up"]]
+    var rows = [["date", "quiz", "title", "result", "runner-up"]]
     for result in results.suffix(20).reversed() {
       rows.append([
-        result.day.shortLabel, result.title, "\(result.outcome) \(result.symbol)",
+        result.day.shortLabel, result.quiz, result.title, "\(result.outcome) \(result.symbol)",
         result.runnerUp.isEmpty ? "–" : result.runnerUp,
       ])
     }

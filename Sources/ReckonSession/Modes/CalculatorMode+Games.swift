@@ -42,14 +42,17 @@ extension CalculatorMode {
     var outputs: [Output] = []
     if let store = state.store {
       do {
-        for result in try store.personalityResults(profile: state.profile) { last[result.quiz] = result }
+        for result in try store.personalityResults(profile: state.profile) {
+          last[result.quiz + "\n" + result.title] = result
+        }
       } catch {
         outputs.append(.warning("your earlier results could not be read: \(error.message)"))
       }
     }
     var rows = [["quiz", "title", "questions", "your last result"]]
     for quiz in quizzes {
-      let result = last[quiz.name].map { "\($0.outcome) \($0.symbol) (\($0.day.shortLabel))" } ?? "–"
+      let result =
+        last[quiz.name + "\n" + quiz.title].map { "\($0.outcome) \($0.symbol) (\($0.day.shortLabel))" } ?? "–"
       rows.append([quiz.name, quiz.title, "\(quiz.questions.count)", result])
     }
     return Reply(
@@ -87,17 +90,15 @@ extension CalculatorMode {
       if problems.count > 20 { details.append(.note("  … and \(problems.count - 20) more")) }
       return Reply([.error(d, source: line)] + details)
     case .success(let quiz):
-      guard quiz.name != "load" else {
-        let d = Diagnostic(
-          "nothing loaded from \(path): a quiz cannot be called load (it is a word of the command)", at: place)
-        return .error(d, line)
-      }
       let replaces =
         state.loadedQuizzes.contains { $0.name == quiz.name }
         ? " It replaces the one loaded before."
         : BuiltInQuizzes.all.contains { $0.name == quiz.name } ? " It takes the place of the built-in one." : ""
-      state.loadedQuizzes.removeAll { $0.name == quiz.name }
-      state.loadedQuizzes.append(quiz)
+      if let i = state.loadedQuizzes.firstIndex(where: { $0.name == quiz.name }) {
+        state.loadedQuizzes[i] = quiz
+      } else {
+        state.loadedQuizzes.append(quiz)
+      }
       return Reply([
         .note(
           "Loaded “\(quiz.title)”: \(Wording.count(quiz.questions.count, "question")), "
@@ -124,8 +125,12 @@ extension CalculatorMode {
       ? levels.filter { $0.name.hasPrefix(typed) } : levels.filter { $0.name == typed }
     guard matches.count == 1, let level = matches.first else {
       let names = levels.map(\.name).joined(separator: ", ")
+      let message =
+        matches.isEmpty
+        ? "'\(words[0].text)' is not a level of the anagram game"
+        : "'\(words[0].text)' could be \(Wording.list(matches.map(\.name)).replacingOccurrences(" and ", " or "))"
       let d = Diagnostic(
-        "'\(words[0].text)' is not a level of the anagram game", at: words[0].span,
+        message, at: words[0].span,
         hint: "the levels: \(names) (anagram levels shows them)")
       return (.error(d, line), nil)
     }
@@ -158,7 +163,11 @@ extension CalculatorMode {
   func levelTable(_ levels: [AnagramLevel], state: SessionState) -> [Output] {
     var rows = [["level", "letters", "seconds", "points a letter"]]
     for level in levels { rows.append([level.name, level.lettersLabel, "\(level.seconds)", "\(level.points)"]) }
-    let file = state.anagramLevelsFile.map { "Your own table goes in \($0) (help anagram shows how)." } ?? ""
+    let custom = levels != AnagramLevels.defaults
+    let file =
+      state.anagramLevelsFile.map {
+        custom ? "From your table in \($0)." : "Your own table goes in \($0) (help anagram shows how)."
+      } ?? ""
     return [.note("Anagram levels:"), .table(rows)] + (file.isEmpty ? [] : [.note(file)])
   }
 }
@@ -181,8 +190,9 @@ extension SessionState {
       return .failure(LoadProblem(message: "it has no words of lowercase a–z only\(skipped)"))
     }
     words = (list, path)
+    // Words made of the same letters are one puzzle.
     let playable = AnagramLevels.defaults.map { level in
-      "\(list.words(lengths: level.letters).count.grouped) \(level.name)"
+      "\(Set(list.words(lengths: level.letters).map(WordList.letters(of:))).count.grouped) \(level.name)"
     }.joined(separator: ", ")
     return .success([
       .note("Anagram words: \(Wording.count(report.kept, "word")) from \(path)\(skipped). Playable: \(playable).")

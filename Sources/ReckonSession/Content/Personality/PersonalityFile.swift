@@ -132,7 +132,10 @@ public enum PersonalityFile {
       if let name, !PersonalityFile.isName(name) {
         let line = members.last { $0.key == "name" }!.line
         problem(
-          line, "name", "\"\(name)\" should be 1 to 32 lowercase letters, digits or '-' (it is typed to start the quiz)"
+          line, "name",
+          name == "load"
+            ? "\"load\" is a word of the personality command: choose another name"
+            : "\"\(name)\" should be 1 to 32 lowercase letters, digits or '-', starting with a letter (it is typed to start the quiz)"
         )
       }
       let title = string(members, "title", at: 1, path: "")
@@ -312,11 +315,12 @@ public enum PersonalityFile {
     }
   }
 
-  /// 1 to 32 of a–z, 0–9 and `-`, starting with a letter.
+  /// 1 to 32 of a–z, 0–9 and `-`, starting with a letter, and not `load` (a word of the command).
   static func isName(_ text: String) -> Bool {
     guard let first = text.unicodeScalars.first, ("a"..."z").contains(first), text.unicodeScalars.count <= 32 else {
       return false
     }
-    return text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    return text != "load"
+      && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
   }
 }

@@ -62,6 +62,10 @@ public enum AnagramLevels {
         problem("the level's name \"\(fields[0])\" should be up to 16 letters a–z")
         continue
       }
+      guard name != "levels" else {
+        problem("\"levels\" is a word of the anagram command: choose another name")
+        continue
+      }
       guard named.insert(name).inserted else {
         problem("\(name) is in the table twice")
         continue

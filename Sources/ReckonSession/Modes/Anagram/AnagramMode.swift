@@ -120,6 +120,10 @@ public struct AnagramMode: Sendable {
       return finishWord(outputs, now: now, in: &state)
     default:
       guard input.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) else {
+        let first = String(input.prefix { $0 != " " })
+        if Command.words.contains(first) {
+          return (Reply([.note("'\(input)' is a calculator command: quit the round first. Here, type a word.")]), false)
+        }
         return (Reply([.note("Type a word of all \(letterCount) letters (or hint, shuffle, skip, quit).")]), false)
       }
       return guess(input, now: now, in: &state)
@@ -140,6 +144,15 @@ public struct AnagramMode: Sendable {
         Reply([
           .note("'\(guess)' is a calculator command: quit the round first. Here, type a word of these letters.")
         ]), false
+      )
+    }
+    // A slip of the keyboard, not a guess: it costs nothing.
+    if guess.utf8.count != letterCount {
+      return (
+        Reply([
+          .note("\(guess.uppercased()) has \(guess.utf8.count) letters: the word has \(letterCount), all the tiles.")
+        ]),
+        false
       )
     }
     wrong += 1

@@ -165,6 +165,10 @@ public struct PersonalityMode: Sendable {
   /// The outcome, its description, the runner-up and the counts; saved to the profile's history.
   mutating func result(in state: inout SessionState) -> [Output] {
     let counts = self.counts
+    let total = counts.reduce(0, +)
+    guard total > 0 else {
+      return [.note("You chose none of the answers, so no outcome stands out: no result, nothing saved.")]
+    }
     let ranking = quiz.ranking(counts)
     let winner = quiz.outcomes[ranking[0]]
     let second = ranking.count > 1 && counts[ranking[1]] > 0 ? quiz.outcomes[ranking[1]] : nil
@@ -176,7 +180,6 @@ public struct PersonalityMode: Sendable {
         .note("A tie: \(names) have \(counts[ranking[0]]) each; \(winner.name) comes first in the quiz, so it wins."))
     }
     if let second { lines.append(.note("Runner-up: \(second.name) \(second.symbol)")) }
-    let total = counts.reduce(0, +)
     lines.append(
       .note(
         ranking.map { "\(quiz.outcomes[$0].name) \(counts[$0])" }.joined(separator: " · ")
