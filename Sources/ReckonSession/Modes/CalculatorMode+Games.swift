@@ -73,14 +73,11 @@ extension CalculatorMode {
       return .error(d, line)
     }
     let place = SourceSpan(span.end + 1, line.unicodeScalars.count)
-    guard let files = state.files else {
-      return .error(Diagnostic("nothing loaded from \(path): this session cannot read files", at: place), line)
-    }
     let bytes: [UInt8]
-    do {
-      bytes = try files.read(path)
-    } catch {
-      return .error(Diagnostic("nothing loaded from \(path): cannot read it: \(error.message)", at: place), line)
+    switch state.readFile(path) {
+    case .success(let read): bytes = read
+    case .failure(let problem):
+      return .error(Diagnostic("nothing loaded from \(path): \(problem.message)", at: place), line)
     }
     switch PersonalityFile.read(bytes) {
     case .failure(let failure):
@@ -177,12 +174,10 @@ extension SessionState {
   /// the anagram game, filtered as the built-in one is; says how many words it kept and why
   /// it left others out. A list that cannot be read or keeps no word changes nothing.
   public mutating func useWords(from path: String) -> Result<[Output], LoadProblem> {
-    guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
     let bytes: [UInt8]
-    do {
-      bytes = try files.read(path)
-    } catch {
-      return .failure(LoadProblem(message: "cannot read it: \(error.message)"))
+    switch readFile(path) {
+    case .success(let read): bytes = read
+    case .failure(let problem): return .failure(problem)
     }
     let (list, report) = WordList.read(bytes)
     let skipped = report.skipped.isEmpty ? "" : "; left out \(report.skipped)"

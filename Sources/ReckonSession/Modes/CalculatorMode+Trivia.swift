@@ -178,17 +178,25 @@ extension SessionState {
     public var details: [Output] = []
   }
 
+  /// The bytes of a user's file, through the session's `FileSource`, or why it cannot be read.
+  func readFile(_ path: String) -> Result<[UInt8], LoadProblem> {
+    guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
+    do {
+      return .success(try files.read(path))
+    } catch {
+      return .failure(LoadProblem(message: "cannot read it: \(error.message)"))
+    }
+  }
+
   /// Reads a trivia file through the session's `FileSource` and adds its good questions for
   /// the rest of the session; says what was loaded and why any row was skipped. A file that
   /// cannot be read, is not UTF-8 or has no good row is a failure: nothing is loaded and the
   /// session is as it was.
   public mutating func importQuestions(from path: String) -> Result<[Output], LoadProblem> {
-    guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
     let bytes: [UInt8]
-    do {
-      bytes = try files.read(path)
-    } catch {
-      return .failure(LoadProblem(message: "cannot read it: \(error.message)"))
+    switch readFile(path) {
+    case .success(let read): bytes = read
+    case .failure(let problem): return .failure(problem)
     }
     let read: TriviaImport
     switch TriviaImport.read(bytes, besides: questionBank()) {
