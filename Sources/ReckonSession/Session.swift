@@ -35,6 +35,12 @@ public struct Session: Sendable {
     }
   }
 
+  /// Whether the prompt counts down a word's time (the anagram game).
+  public var isCountingDown: Bool {
+    if case .anagram = mode { return true }
+    return false
+  }
+
   /// Whether the prompt is the calculator's (not inside a drill or another mode).
   public var isInCalculator: Bool {
     if case .calculator = mode { return true }
@@ -100,6 +106,8 @@ public struct Session: Sendable {
       // A drill's answers are numbers: only its own words complete.
     } else if words.count == 1 && words[0] == "profile" {
       candidates = ((try? state.store?.profiles()) ?? []).map(\.name)
+    } else if words.count == 1 && words[0] == "personality" {
+      candidates = state.personalityQuizzes.map(\.name) + ["load"]
     } else if candidates.isEmpty || isFirstWord {
       // Functions complete with their "(", ready for the argument.
       candidates += Builtins.functionNames.map { $0 + "(" } + Builtins.constantNames

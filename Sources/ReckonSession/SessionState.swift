@@ -73,13 +73,13 @@ public struct SessionState: Sendable {
   /// The anagram levels: the defaults, with the user's file over them. A file that is there
   /// but has problems is not used, and the problems are returned as warnings.
   func anagramLevels() -> (levels: [AnagramLevel], warnings: [Output]) {
-    guard let path = anagramLevelsFile, let files else { return (AnagramLevels.defaults, []) }
+    guard let path = anagramLevelsFile, files != nil else { return (AnagramLevels.defaults, []) }
     let bytes: [UInt8]
-    do {
-      bytes = try files.read(path)
-    } catch {
-      if error.isMissing { return (AnagramLevels.defaults, []) }
-      return (AnagramLevels.defaults, [.warning("the anagram levels in \(path) are not used: \(error.message)")])
+    switch readFile(path) {
+    case .success(let read): bytes = read
+    case .failure(let problem):
+      if problem.isMissing { return (AnagramLevels.defaults, []) }
+      return (AnagramLevels.defaults, [.warning("the anagram levels in \(path) are not used: \(problem.message)")])
     }
     let text: String
     switch TextFile.decode(bytes) {

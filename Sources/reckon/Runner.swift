@@ -129,8 +129,8 @@ struct Runner {
       let reply = box.session.tick()
       if !reply.outputs.isEmpty {
         // Time's up: what was being typed was an answer to what has gone, not a line for the
-        // calculator or for the next word.
-        editor.discardTypedText()
+        // calculator or for the next word. (A warning alone leaves it.)
+        if box.session.isInCalculator || box.session.isCountingDown { editor.discardTypedText() }
         editor.clearLineForOutput()
         var (out, err) = (OutputStream(fd: 1), OutputStream(fd: 2))
         renderer.render(reply, prompt: "", location: "", out: &out, err: &err)

@@ -32,7 +32,7 @@ enum GameStatistics {
     }
     let rounds: [AnagramRecord]
     do {
-      rounds = try store.anagramRounds(profile: state.profile).filter { $0.played > 0 || $0.score > 0 }
+      rounds = try store.anagramRounds(profile: state.profile)
     } catch {
       return [.warning("the statistics could not be read: \(error.message)")]
     }
@@ -44,8 +44,8 @@ enum GameStatistics {
         "Anagrams for \(state.profile): \(Wording.count(rounds.count, "round")), \(solved.grouped) of "
           + "\(Wording.count(played, "word")) solved (\(Wording.percent(solved, of: played))).")
     ]
-    // Levels in the order of the table, then any others (from an earlier table).
-    let known = state.anagramLevels().levels.map(\.name)
+    // The usual levels first, then any others (from the user's table) by name.
+    let known = AnagramLevels.defaults.map(\.name)
     let levels =
       known.filter { name in rounds.contains { $0.level == name } }
       + Set(rounds.map(\.level)).subtracting(known).sorted()

@@ -11,16 +11,13 @@ extension CalculatorMode {
     if first.text.lowercased() == "load" {
       return (loadPersonality(line: line, after: first.span, in: &state), nil)
     }
-    let typed = first.text.lowercased()
-    let matches =
-      quizzes.filter { $0.name == typed }.isEmpty
-      ? quizzes.filter { $0.name.hasPrefix(typed) } : quizzes.filter { $0.name == typed }
+    let matches = CalculatorMode.named(first.text, in: quizzes, by: \.name)
     guard matches.count == 1 else {
       let names = quizzes.map(\.name).joined(separator: ", ")
       let message =
         matches.isEmpty
         ? "there is no personality quiz called '\(first.text)'"
-        : "'\(first.text)' could be \(Wording.list(matches.map(\.name)).replacingOccurrences(" and ", " or "))"
+        : "'\(first.text)' could be \(Wording.list(matches.map(\.name), or: true))"
       return (.error(Diagnostic(message, at: first.span, hint: "the quizzes: \(names)"), line), nil)
     }
     var shuffle = false
@@ -104,6 +101,13 @@ extension CalculatorMode {
     }
   }
 
+  /// The items a typed name picks: the one of that name, else those whose name starts with it.
+  static func named<T>(_ typed: String, in items: [T], by name: (T) -> String) -> [T] {
+    let typed = typed.lowercased()
+    let exact = items.filter { name($0) == typed }
+    return exact.isEmpty ? items.filter { name($0).hasPrefix(typed) } : exact
+  }
+
   /// `anagram [LEVEL]`: a round of ten words; `anagram levels`: the level table.
   func startAnagram(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
     let words = CalculatorMode.words(of: line, from: argumentStart)
@@ -117,15 +121,13 @@ extension CalculatorMode {
     }
     let typed = words.first?.text.lowercased() ?? "easy"
     if typed == "levels" { return (Reply(warnings + levelTable(levels, state: state)), nil) }
-    let matches =
-      levels.filter { $0.name == typed }.isEmpty
-      ? levels.filter { $0.name.hasPrefix(typed) } : levels.filter { $0.name == typed }
+    let matches = CalculatorMode.named(typed, in: levels, by: \.name)
     guard matches.count == 1, let level = matches.first else {
       let names = levels.map(\.name).joined(separator: ", ")
       let message =
         matches.isEmpty
         ? "'\(words[0].text)' is not a level of the anagram game"
-        : "'\(words[0].text)' could be \(Wording.list(matches.map(\.name)).replacingOccurrences(" and ", " or "))"
+        : "'\(words[0].text)' could be \(Wording.list(matches.map(\.name), or: true))"
       let d = Diagnostic(
         message, at: words[0].span,
         hint: "the levels: \(names) (anagram levels shows them)")
@@ -192,18 +194,5 @@ extension SessionState {
     return .success([
       .note("Anagram words: \(Wording.count(report.kept, "word")) from \(path)\(skipped). Playable: \(playable).")
     ])
-  }
-}
-
-extension String {
-  /// Every `target` replaced by `replacement`, without Foundation.
-  func replacingOccurrences(_ target: String, _ replacement: String) -> String {
-    var result = ""
-    var rest = Substring(self)
-    while let range = rest.firstRange(of: target) {
-      result += rest[..<range.lowerBound] + replacement
-      rest = rest[range.upperBound...]
-    }
-    return result + rest
   }
 }

@@ -176,6 +176,8 @@ extension SessionState {
   public struct LoadProblem: Error, Sendable {
     public var message: String
     public var details: [Output] = []
+    /// There is no file at the path (an optional file may simply be left out).
+    public var isMissing = false
   }
 
   /// The bytes of a user's file, through the session's `FileSource`, or why it cannot be read.
@@ -184,7 +186,7 @@ extension SessionState {
     do {
       return .success(try files.read(path))
     } catch {
-      return .failure(LoadProblem(message: "cannot read it: \(error.message)"))
+      return .failure(LoadProblem(message: "cannot read it: \(error.message)", isMissing: error.isMissing))
     }
   }
 

@@ -179,7 +179,6 @@ public struct CalculatorMode: Sendable {
       case "set": return ["digits", "tips"]
       case "stats": return ["drill", "quiz", "anagram", "personality"]
       case "anagram": return AnagramLevels.defaults.map(\.name) + ["levels"]
-      case "personality": return BuiltInQuizzes.all.map(\.name) + ["load"]
       case "daily": return Difficulty.allCases.map(\.rawValue)
       default: break
       }

@@ -280,7 +280,7 @@ public struct AnagramRecord: Sendable, Hashable {
   /// Words solved, and words played (solved, skipped or timed out) so far.
   public var solved: Int
   public var played: Int
-  /// Whether the round reached its end (or was left).
+  /// Whether the round reached its last word (not left or cut short).
   public var finished: Bool
 
   public init(

@@ -12,9 +12,9 @@ enum Wording {
     whole == 0 ? "–" : "\((part * 200 + whole) / (2 * whole))%"
   }
 
-  /// `Owl`, `Owl and Fox`, `Owl, Fox and Dolphin`.
-  static func list(_ items: [String]) -> String {
+  /// `Owl`, `Owl and Fox`, `Owl, Fox and Dolphin` (or `Owl or Fox`).
+  static func list(_ items: [String], or: Bool = false) -> String {
     guard items.count > 1 else { return items.first ?? "" }
-    return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    return items.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + items.last!
   }
 }

@@ -9,12 +9,19 @@ public struct WordList: Sendable {
   public let words: [String]
   /// The words made of each set of letters, by the letters sorted (`eilnst` → listen, silent).
   let anagrams: [String: [String]]
+  /// The words that can be scrambled (two different letters at least), by length.
+  let playable: [Int: [String]]
 
   init(_ words: [String]) {
     self.words = words
     var anagrams: [String: [String]] = [:]
-    for word in words { anagrams[WordList.letters(of: word), default: []].append(word) }
+    var playable: [Int: [String]] = [:]
+    for word in words {
+      anagrams[WordList.letters(of: word), default: []].append(word)
+      if Tiles.canScramble(word, fixed: 0) { playable[word.utf8.count, default: []].append(word) }
+    }
     self.anagrams = anagrams
+    self.playable = playable
   }
 
   /// A word's letters in alphabetical order: the same for all its anagrams.
@@ -30,7 +37,7 @@ public struct WordList: Sendable {
 
   /// The words with `lengths` letters that can be scrambled (at least two different letters).
   func words(lengths: ClosedRange<Int>) -> [String] {
-    words.filter { lengths.contains($0.utf8.count) && Set($0.utf8).count > 1 }
+    lengths.flatMap { playable[$0] ?? [] }
   }
 
   /// What reading a list kept and left out.

@@ -40,10 +40,16 @@ public struct AnagramMode: Sendable {
     var picked: [String] = []
     var letters: Set<String> = []
     for word in Choices.shuffled(list.words(lengths: level.letters), &random) where picked.count < count {
+      // Not a word that is also a word of the round (done, hint, skip) or made of its letters
+      // (node, thin): typing it must do one thing only.
+      if list.anagrams(of: word).contains(where: commands.contains) { continue }
       if letters.insert(WordList.letters(of: word)).inserted { picked.append(word) }
     }
     return picked
   }
+
+  /// What the round understands besides a word.
+  static let commands: Set = ["quit", "done", "exit", "help", "hint", "shuffle", "skip"]
 
   var word: String { words[index] }
   var letterCount: Int { word.utf8.count }
@@ -53,9 +59,8 @@ public struct AnagramMode: Sendable {
   var deadline: Int64 { shownAt + Int64(level.seconds) * 1000 }
 
   func scramble(random: inout some RandomNumberGenerator) -> [String] {
-    let list = self.list
-    let word = self.word
-    return Tiles.scramble(word, fixed: hints, accepted: { list.accepts($0, for: word) }, random: &random)
+    let answers = Set(list.anagrams(of: word))
+    return Tiles.scramble(word, fixed: hints, accepted: { answers.contains($0) }, random: &random)
   }
 
   /// `anagram 3/10 0:42> `: the word's place in the round and the time left for it.
@@ -228,8 +233,8 @@ public struct AnagramMode: Sendable {
   /// The end of the round (or leaving it): the score, the words solved, and the best so far.
   mutating func summary(in state: inout SessionState) -> [Output] {
     let played = index
-    guard played > 0 || score > 0 else { return [.note("Round over: no words played, nothing saved.")] }
-    var outputs = save(finished: true, in: &state)
+    guard played > 0 else { return [.note("Round over: no words played, nothing saved.")] }
+    var outputs = save(finished: played == words.count, in: &state)
     let early = played < words.count ? " after \(played) of \(words.count) words" : ""
     var extras: [String] = []
     if hintsTaken > 0 { extras.append(Wording.count(hintsTaken, "hint")) }
@@ -260,7 +265,8 @@ public struct AnagramMode: Sendable {
     """
     Make a word of all the letters on the tiles: any word of the list made of
     exactly them is right (silent for listen). Right: +\(level.points) a letter. Wrong:
-    minus half that, but the score never goes below 0. hint puts the next
+    minus half the word's points, but the score never goes below 0. A guess
+    of another length costs nothing. hint puts the next
     letter in its place (−\(level.points)); shuffle mixes the tiles again; skip shows the
     word (no points). After \(level.seconds) s the word is shown and the next comes.
     quit ends the round; the score is saved as you go.
