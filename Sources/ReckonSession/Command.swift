@@ -182,6 +182,14 @@ public struct Command: Sendable, Hashable {
   /// Every word that starts a command, aliases included.
   public static let words: Set<String> = Set(all.flatMap { [$0.name] + $0.aliases })
 
+  /// What to say when a line typed inside a mode starts with a calculator command: how to get
+  /// back to the calculator, then `here` (what the mode wants instead). Nil for other lines.
+  static func typedInMode(_ input: String, here: String) -> String? {
+    let first = String(input.prefix { $0 != " " }).lowercased()
+    guard words.contains(first) else { return nil }
+    return "'\(input)' is a calculator command: quit first, then type it at reckon>. \(here)"
+  }
+
   /// The command a word names, if any.
   public static func named(_ word: String) -> Command? {
     all.first { $0.name == word || $0.aliases.contains(word) }

@@ -11,26 +11,25 @@ extension CalculatorMode {
     if first.text.lowercased() == "load" {
       return (loadPersonality(line: line, after: first.span, in: &state), nil)
     }
-    let matches = CalculatorMode.named(first.text, in: quizzes, by: \.name)
-    guard matches.count == 1 else {
-      let names = quizzes.map(\.name).joined(separator: ", ")
-      let message =
-        matches.isEmpty
-        ? "there is no personality quiz called '\(first.text)'"
-        : "'\(first.text)' could be \(Wording.list(matches.map(\.name), or: true))"
-      return (.error(Diagnostic(message, at: first.span, hint: "the quizzes: \(names)"), line), nil)
+    let chosen: PersonalityQuiz
+    do {
+      chosen = try CalculatorMode.one(
+        first, of: quizzes, by: \.name, unknown: "there is no personality quiz called '\(first.text)'",
+        hint: { "the quizzes: \($0)" })
+    } catch {
+      return (.error(error, line), nil)
     }
     var shuffle = false
     for word in words.dropFirst() {
       guard word.text.lowercased() == "shuffle", !shuffle else {
         let d = Diagnostic(
-          "personality \(matches[0].name) takes only shuffle after it", at: word.span,
-          hint: "personality \(matches[0].name) shuffle mixes the questions and answers")
+          "personality \(chosen.name) takes only shuffle after it", at: word.span,
+          hint: "personality \(chosen.name) shuffle mixes the questions and answers")
         return (.error(d, line), nil)
       }
       shuffle = true
     }
-    let quiz = PersonalityMode(quiz: matches[0], shuffle: shuffle, random: &state.random)
+    let quiz = PersonalityMode(quiz: chosen, shuffle: shuffle, random: &state.random)
     return (Reply(state.prepareStore() + quiz.opening(shuffled: shuffle)), .personality(quiz))
   }
 
@@ -101,11 +100,20 @@ extension CalculatorMode {
     }
   }
 
-  /// The items a typed name picks: the one of that name, else those whose name starts with it.
-  static func named<T>(_ typed: String, in items: [T], by name: (T) -> String) -> [T] {
-    let typed = typed.lowercased()
+  /// The item a typed word names: the one of that name, else the only one whose name starts
+  /// with it. Otherwise the error says `unknown`, or which items it could be, with a hint
+  /// made from every name.
+  static func one<T>(
+    _ word: (text: String, span: SourceSpan), of items: [T], by name: (T) -> String, unknown: String,
+    hint: (String) -> String
+  ) throws(Diagnostic) -> T {
+    let typed = word.text.lowercased()
     let exact = items.filter { name($0) == typed }
-    return exact.isEmpty ? items.filter { name($0).hasPrefix(typed) } : exact
+    let matches = exact.isEmpty ? items.filter { name($0).hasPrefix(typed) } : exact
+    if matches.count == 1 { return matches[0] }
+    let message =
+      matches.isEmpty ? unknown : "'\(word.text)' could be \(Wording.list(matches.map(name), or: true))"
+    throw Diagnostic(message, at: word.span, hint: hint(items.map(name).joined(separator: ", ")))
   }
 
   /// `anagram [LEVEL]`: a round of ten words; `anagram levels`: the level table.
@@ -119,19 +127,18 @@ extension CalculatorMode {
         hint: levelsFirst ? "anagram levels shows the table" : "for example: anagram medium")
       return (.error(d, line), nil)
     }
-    let typed = words.first?.text.lowercased() ?? "easy"
-    if typed == "levels" { return (Reply(warnings + levelTable(levels, state: state)), nil) }
-    let matches = CalculatorMode.named(typed, in: levels, by: \.name)
-    guard matches.count == 1, let level = matches.first else {
-      let names = levels.map(\.name).joined(separator: ", ")
-      let message =
-        matches.isEmpty
-        ? "'\(words[0].text)' is not a level of the anagram game"
-        : "'\(words[0].text)' could be \(Wording.list(matches.map(\.name), or: true))"
-      let d = Diagnostic(
-        message, at: words[0].span,
-        hint: "the levels: \(names) (anagram levels shows them)")
-      return (.error(d, line), nil)
+    let level: AnagramLevel
+    if let word = words.first {
+      if word.text.lowercased() == "levels" { return (Reply(warnings + levelTable(levels, state: state)), nil) }
+      do {
+        level = try CalculatorMode.one(
+          word, of: levels, by: \.name, unknown: "'\(word.text)' is not a level of the anagram game",
+          hint: { "the levels: \($0) (anagram levels shows them)" })
+      } catch {
+        return (.error(error, line), nil)
+      }
+    } else {
+      level = levels.first { $0.name == "easy" } ?? levels[0]
     }
     let (list, source) = state.wordList
     let picked = AnagramMode.pick(level, from: list, count: AnagramMode.roundLength, random: &state.random)

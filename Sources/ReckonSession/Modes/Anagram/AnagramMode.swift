@@ -14,7 +14,6 @@ public struct AnagramMode: Sendable {
   var hints = 0
   var shownAt: Int64
   var score = 0
-  var solved = 0
   var wrong = 0
   var hintsTaken = 0
   /// The words not solved (skipped or out of time), for the summary.
@@ -23,6 +22,9 @@ public struct AnagramMode: Sendable {
   /// The best score for this level before this round; nil when there is none (or it could
   /// not be read).
   let best: Int?
+
+  /// Every word played so far was solved unless it was missed.
+  var solved: Int { index - missed.count }
 
   init(level: AnagramLevel, words: [String], list: WordList, best: Int?, state: inout SessionState) {
     self.level = level
@@ -39,7 +41,8 @@ public struct AnagramMode: Sendable {
   static func pick(_ level: AnagramLevel, from list: WordList, count: Int, random: inout any RandomSource) -> [String] {
     var picked: [String] = []
     var letters: Set<String> = []
-    for word in Choices.shuffled(list.words(lengths: level.letters), &random) where picked.count < count {
+    for word in Choices.shuffled(list.words(lengths: level.letters), &random) {
+      guard picked.count < count else { break }
       // Not a word that is also a word of the round (done, hint, skip) or made of its letters
       // (node, thin): typing it must do one thing only.
       if list.anagrams(of: word).contains(where: commands.contains) { continue }
@@ -99,13 +102,15 @@ public struct AnagramMode: Sendable {
     let now = state.clock.nowMilliseconds()
     if now >= deadline {
       // The line came after the time was up: the word is over, whatever the line says.
-      var outputs = timeUp(in: &state)
-      if ["quit", "done", "exit"].contains(input) || index >= words.count {
-        return (Reply(outputs + summary(in: &state)), true)
+      if ["quit", "done", "exit"].contains(input) {
+        let gone = word
+        missed.append(gone)
+        index += 1
+        return (Reply([timeUpFeedback(for: gone)] + summary(in: &state)), true)
       }
-      if !input.isEmpty { outputs.insert(.note("Too late for '\(input)':"), at: 0) }
-      outputs += startNext(now: now, in: &state)
-      return (Reply(outputs), false)
+      var (reply, done) = timeUp(now: now, in: &state)
+      if !input.isEmpty && !done { reply.outputs.insert(.note("Too late for '\(input)':"), at: 0) }
+      return (reply, done)
     }
     switch input {
     case "quit", "done", "exit":
@@ -124,11 +129,13 @@ public struct AnagramMode: Sendable {
       let outputs: [Output] = [.feedback(correct: false, "Skipped: the word was \(word.uppercased()).")]
       return finishWord(outputs, now: now, in: &state)
     default:
+      // A calculator command typed by habit costs nothing (unless it is made of the tiles).
+      if WordList.letters(of: input) != WordList.letters(of: word),
+        let note = Command.typedInMode(input, here: "Here, type a word of these letters.")
+      {
+        return (Reply([.note(note)]), false)
+      }
       guard input.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) else {
-        let first = String(input.prefix { $0 != " " })
-        if Command.words.contains(first) {
-          return (Reply([.note("'\(input)' is a calculator command: quit the round first. Here, type a word.")]), false)
-        }
         return (Reply([.note("Type a word of all \(letterCount) letters (or hint, shuffle, skip, quit).")]), false)
       }
       return guess(input, now: now, in: &state)
@@ -138,18 +145,9 @@ public struct AnagramMode: Sendable {
   mutating func guess(_ guess: String, now: Int64, in state: inout SessionState) -> (Reply, done: Bool) {
     if list.accepts(guess, for: word) {
       score += value
-      solved += 1
       let also = guess == word ? "" : " (also \(word.uppercased()))"
       let outputs: [Output] = [.feedback(correct: true, "✓ \(guess.uppercased())\(also): +\(value), score \(score)")]
       return finishWord(outputs, now: now, in: &state)
-    }
-    // A calculator command typed by habit costs nothing.
-    if Command.words.contains(guess) && WordList.letters(of: guess) != WordList.letters(of: word) {
-      return (
-        Reply([
-          .note("'\(guess)' is a calculator command: quit the round first. Here, type a word of these letters.")
-        ]), false
-      )
     }
     // A slip of the keyboard, not a guess: it costs nothing.
     if guess.utf8.count != letterCount {
@@ -189,27 +187,26 @@ public struct AnagramMode: Sendable {
     ]
   }
 
-  /// The time for the word is up: it is shown, and counts as not solved.
-  mutating func timeUp(in state: inout SessionState) -> [Output] {
-    missed.append(word)
-    let outputs: [Output] = [.feedback(correct: false, "Time's up: the word was \(word.uppercased()).")]
-    index += 1
-    return outputs + save(finished: index >= words.count, in: &state)
+  func timeUpFeedback(for word: String) -> Output {
+    .feedback(correct: false, "Time's up: the word was \(word.uppercased()).")
   }
 
-  /// After a word is solved or skipped: saved, then the next word or the end of the round.
+  /// The time for the word is up: it is shown, counts as not solved, and the round moves on.
+  mutating func timeUp(now: Int64, in state: inout SessionState) -> (Reply, done: Bool) {
+    missed.append(word)
+    return finishWord([timeUpFeedback(for: word)], now: now, in: &state)
+  }
+
+  /// After a word is solved, skipped or out of time: the next word (the round saved as it
+  /// stands), or the end of the round with its summary (which saves it).
   mutating func finishWord(_ outputs: [Output], now: Int64, in state: inout SessionState) -> (Reply, done: Bool) {
     index += 1
-    let saved = save(finished: index >= words.count, in: &state)
-    guard index < words.count else { return (Reply(outputs + saved + summary(in: &state)), true) }
-    return (Reply(outputs + saved + startNext(now: now, in: &state)), false)
-  }
-
-  mutating func startNext(now: Int64, in state: inout SessionState) -> [Output] {
+    guard index < words.count else { return (Reply(outputs + summary(in: &state)), true) }
+    let saved = save(finished: false, in: &state)
     hints = 0
     shownAt = now
     tiles = scramble(random: &state.random)
-    return current
+    return (Reply(outputs + saved + current), false)
   }
 
   /// A second has passed at the prompt: when the word's time is up, it is shown and the next
@@ -217,9 +214,7 @@ public struct AnagramMode: Sendable {
   mutating func tick(in state: inout SessionState) -> (Reply, done: Bool) {
     let now = state.clock.nowMilliseconds()
     guard now >= deadline else { return (Reply(), false) }
-    let outputs = timeUp(in: &state)
-    guard index < words.count else { return (Reply(outputs + summary(in: &state)), true) }
-    return (Reply(outputs + startNext(now: now, in: &state)), false)
+    return timeUp(now: now, in: &state)
   }
 
   /// The round as it stands, saved (after every word, so leaving keeps the score).

@@ -9,8 +9,8 @@ public struct PersonalityMode: Sendable {
   let shown: [[Int]]
   /// The question on screen (an index into `order`).
   var position = 0
-  /// The answers picked at each position (indexes into the question's answers); nil until
-  /// answered. Kept when going back, so Enter can keep an answer.
+  /// The numbers typed at each position (answers as numbered on screen, or the point of a
+  /// scale); nil until answered. Kept when going back, so Enter can keep an answer.
   var picks: [[Int]?]
 
   init(quiz: PersonalityQuiz, shuffle: Bool, random: inout some RandomNumberGenerator) {
@@ -67,16 +67,10 @@ public struct PersonalityMode: Sendable {
     }
   }
 
-  /// Picks as the user would type them again: `2`, `1 3`, `none`; a scale's point as its number.
+  /// Picks as the user would type them again: `2`, `1 3`, `none`.
   func typed(_ pick: [Int]) -> String {
-    if case .scale = question.kind, let step = scaleSteps[order[position]] { return "\(step)" }
-    if pick.isEmpty { return "none" }
-    let numbers = pick.compactMap { a in shown[position].firstIndex(of: a).map { $0 + 1 } }.sorted()
-    return numbers.map(String.init).joined(separator: " ")
+    pick.isEmpty ? "none" : pick.sorted().map(String.init).joined(separator: " ")
   }
-
-  /// The point of the scale typed for each scale question (by question), to show it again.
-  var scaleSteps: [Int: Int] = [:]
 
   // MARK: Lines
 
@@ -104,14 +98,10 @@ public struct PersonalityMode: Sendable {
 
   struct Why: Error { var message: String }
 
-  /// The answers a line picks for the question on screen, or why it picks none.
-  mutating func read(_ input: String) -> Result<[Int], Why> {
+  /// The numbers a line picks for the question on screen, or why it picks none.
+  func read(_ input: String) -> Result<[Int], Why> {
     let q = question
-    let first = String(input.prefix { $0 != " " }).lowercased()
-    if Command.words.contains(first) {
-      return .failure(
-        Why(message: "'\(input)' is a calculator command: quit first, then type it at reckon>. Here: \(howToAnswer)"))
-    }
+    if let note = Command.typedInMode(input, here: "Here: \(howToAnswer)") { return .failure(Why(message: note)) }
     if q.kind == .multiple && input.lowercased() == "none" { return .success([]) }
     let pieces = input.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
     let count = q.kind == .scale ? q.scale!.steps : q.answers.count
@@ -133,16 +123,14 @@ public struct PersonalityMode: Sendable {
       guard numbers.count == 1 else {
         return .failure(Why(message: "Choose one answer: type one number from 1 to \(count)."))
       }
-      return .success([shown[position][numbers[0] - 1]])
     case .multiple:
-      return .success(numbers.map { shown[position][$0 - 1] })
+      break
     case .scale:
       guard numbers.count == 1 else {
         return .failure(Why(message: "Choose one point of the scale: a number from 1 to \(count)."))
       }
-      scaleSteps[order[position]] = numbers[0]
-      return .success([q.scale!.answer(at: numbers[0], of: q.answers.count)])
     }
+    return .success(numbers)
   }
 
   /// Keeps `pick` for the question on screen and moves on; after the last one, the result.
@@ -157,7 +145,12 @@ public struct PersonalityMode: Sendable {
   var counts: [Int] {
     var counts = Array(repeating: 0, count: quiz.outcomes.count)
     for (position, pick) in picks.enumerated() {
-      for answer in pick ?? [] { counts[quiz.questions[order[position]].answers[answer].outcome] += 1 }
+      let question = quiz.questions[order[position]]
+      let answers =
+        question.kind == .scale
+        ? (pick ?? []).map { question.scale!.answer(at: $0, of: question.answers.count) }
+        : (pick ?? []).map { shown[position][$0 - 1] }
+      for answer in answers { counts[question.answers[answer].outcome] += 1 }
     }
     return counts
   }

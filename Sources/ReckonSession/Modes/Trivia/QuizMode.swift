@@ -153,10 +153,6 @@ public struct QuizMode: Sendable {
 /// What to say to a line that picks no answer; a calculator command gets a word on how to
 /// get back to the calculator.
 func notAnAnswer(_ input: String, _ choices: Choices, commands: String = "skip, quit") -> String {
-  let first = String(input.prefix { $0 != " " }).lowercased()
-  if Command.words.contains(first) {
-    return "'\(input)' is a calculator command: quit first, then type it at reckon>. "
-      + "Here, type \(choices.range) or the answer."
-  }
+  if let note = Command.typedInMode(input, here: "Here, type \(choices.range) or the answer.") { return note }
   return "'\(input)' is not one of the answers: type \(choices.range), or \(commands)."
 }
