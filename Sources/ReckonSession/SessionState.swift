@@ -15,6 +15,11 @@ public struct SessionState: Sendable {
   public internal(set) var profile: String
   /// What has failed to save already: the user has been told once, later failures stay quiet.
   var failedToSave: Set<String> = []
+  /// Asked during long calculations: the executable makes it Ctrl-C.
+  public var interruption = Interruption.never
+  /// The most digits a result may have (the fuzzer lowers it, to spend its time on logic
+  /// rather than on big multiplications).
+  public var digitLimit = Evaluator.maxDigits
   /// Where `quiz load FILE` reads; nil when the session may read no files.
   public var files: (any FileSource)?
   /// The trivia bank built in (the daily challenges come from it); tests give their own.
@@ -36,7 +41,11 @@ public struct SessionState: Sendable {
     self.profile = profile
   }
 
-  public var formatter: NumberFormatter { settings.formatter }
+  public var formatter: NumberFormatter {
+    var formatter = settings.formatter
+    formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
+    return formatter
+  }
 
   // MARK: Trivia questions
 
@@ -207,4 +216,9 @@ public struct SessionState: Sendable {
   func leitner(at now: Int64) -> Leitner {
     Leitner(utcOffsetSeconds: clock.utcOffsetSeconds(atMilliseconds: now))
   }
+}
+
+extension SessionState {
+  /// An evaluator that stops when `interruption` asks.
+  var evaluator: Evaluator { Evaluator(interruption: interruption, digitLimit: digitLimit) }
 }

@@ -114,6 +114,8 @@ struct Runner {
     let box = SessionBox(session)
     let editor = LineEditor(programName: "reckon", historyFile: historyFile)
     editor.completer = { text in box.session.completions(for: text) }
+    // Ctrl-C while a line is being worked on stops the calculation (see SignalRelay).
+    box.session.state.interruption = Interruption { LineEditor.interruptRequested }
     var renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: true)
     for warning in editor.warnings {
       renderer.render(Reply([.warning(warning)]), prompt: "", location: "", out: &out, err: &err)

@@ -51,6 +51,31 @@ import Testing
     #expect(try terminal.waitForExit() == .exited(0))
   }
 
+  /// Ctrl-C during a calculation that would take a minute stops it within moments, and the
+  /// prompt comes back with the last result and the variables as they were.
+  @Test func ctrlCStopsALongCalculationAndChangesNothing() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    let terminal = try Self.startReckon(home: home)
+    defer { terminal.close() }
+    typealias Key = PseudoTerminal.Key
+
+    try terminal.send("x = 6*7" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("42"))
+    // Two hundred factorials of 77,338 digits each (each multiplied by 0): many seconds.
+    let long = Array(repeating: "20000!*0", count: 200).joined(separator: "+")
+    try terminal.send("x = " + long + Key.enter)
+    Thread.sleep(forTimeInterval: 1)  // the line is read and the calculation is under way
+    try terminal.send(Key.ctrlC)
+    let stopped = try terminal.expect("reckon> ", timeout: 10)
+    #expect(stopped.contains("interrupted (Ctrl-C)"))
+    #expect(stopped.contains("nothing was changed"))
+    try terminal.send("x + ans" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("84"))
+    try terminal.send(Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
   /// History lands in $XDG_STATE_HOME/reckon/history (0600, in a 0700 folder), without
   /// consecutive duplicates, and a new session recalls it with Up; Ctrl-R searches it.
   @Test func historyPersistsAcrossSessions() throws {

@@ -10,6 +10,10 @@ import Testing
     ("((1)", 5, "missing ')' to close the '(' at column 1: the line ends"),
     ("max(1, 2", 9, "missing ')' to close the '(' at column 4: the line ends"),
     ("1/0", 2, "division by zero"),
+    // Found by the fuzzer: exponents and places of exactly -2^63, whose magnitude is no Int.
+    ("2^-2^63", 2, "the result would have more than 100,000 digits"),
+    ("(-977653+ .5e-13)-2^-2^63", 20, "the result would have more than 100,000 digits"),
+    ("round(1, -2^63)", 10, "round's second argument must be a whole number of decimal places from -1000 to 1000"),
     ("1 / (2-2)", 3, "division by zero"),
     ("5 mod 0", 3, "division by zero"),
     ("foo(3)", 1, "unknown function 'foo'"),

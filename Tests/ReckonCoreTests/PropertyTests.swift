@@ -113,3 +113,54 @@ import Testing
     #expect(Money.format(r) == expected)
   }
 }
+
+/// Decimal conversion by halves agrees with BigInt's own, digit for digit, at every size
+/// around the points where it splits.
+@Suite struct DecimalDigitsTests {
+  static func numbers() -> [BigUInt] {
+    var rng = PropertyTests.Generator(state: 9)
+    var numbers: [BigUInt] = [0, 1, 9, 10, BigUInt(UInt64.max)]
+    for words in [1, 39, 40, 41, 79, 80, 81, 160, 333] {
+      numbers.append(BigUInt(words: (0..<words).map { _ in UInt(rng.next()) }))
+      // Powers of ten and the numbers just below them: runs of zeros and nines at every split.
+      let digits = words * 19
+      numbers.append(BigUInt(10).power(digits))
+      numbers.append(BigUInt(10).power(digits) - 1)
+      numbers.append(BigUInt(10).power(digits + 1) + 1)
+    }
+    return numbers
+  }
+
+  @Test func stringsAgreeWithBigInt() {
+    for n in Self.numbers() {
+      #expect(DecimalDigits.string(n) == String(n), "\(n.bitWidth) bits")
+      #expect(DecimalDigits.string(-BigInt(n)) == String(-BigInt(n)))
+    }
+  }
+
+  @Test func valuesAgreeWithBigInt() {
+    for n in Self.numbers() {
+      #expect(DecimalDigits.value(String(n)) == n, "\(n.bitWidth) bits")
+      #expect(DecimalDigits.value("000" + String(n)) == n, "leading zeros, \(n.bitWidth) bits")
+    }
+  }
+}
+
+/// Exact n-th roots: perfect powers are found, their neighbours are not, and the floor root
+/// brackets the number, for roots of every size up to a few thousand bits.
+@Suite struct RootTests {
+  @Test(arguments: [3, 4, 5, 7, 12])
+  func perfectPowersAndTheirNeighbours(_ n: Int) {
+    var rng = PropertyTests.Generator(state: UInt64(n))
+    for words in [1, 2, 3, 5, 9, 20, 40] {
+      let root = BigUInt(words: (0..<words).map { _ in UInt(rng.next()) }) | 1
+      let power = root.power(n)
+      #expect(Rational.integerRoot(power, n) == root, "\(words) words")
+      #expect(Rational.integerRoot(power + 1, n) == nil)
+      #expect(Rational.integerRoot(power - 1, n) == nil)
+      let x = power + BigUInt(rng.next())
+      let floor = Rational.floorRoot(x, n)
+      #expect(floor.power(n) <= x && (floor + 1).power(n) > x)
+    }
+  }
+}

@@ -8,14 +8,26 @@ import BigInt
 
 /// Evaluates expressions exactly where it can, within limits that keep every answer fast.
 public struct Evaluator: Sendable {
-  /// Results with more decimal digits than this are refused.
+  /// Results with more decimal digits than this are refused (unless an evaluator is given
+  /// another limit: the fuzzer explores with a smaller one, which costs less time per input).
   public static let maxDigits = 100_000
-  static let maxBits = Int((Double(maxDigits) * 3.321928094887362).rounded(.down))
 
-  public init() {}
+  /// This evaluator's limit on digits, and the same in bits.
+  public let digitLimit: Int
+  let maxBits: Int
+
+  /// Asked before each step; a request stops the calculation with an error.
+  public var interruption: Interruption
+
+  public init(interruption: Interruption = .never, digitLimit: Int = Evaluator.maxDigits) {
+    self.interruption = interruption
+    self.digitLimit = digitLimit
+    maxBits = Int((Double(digitLimit) * 3.321928094887362).rounded(.down))
+  }
 
   /// Evaluates `expr`; errors carry the place of the operator or name at fault.
   public func evaluate(_ expr: Expr, in env: Environment) throws(Diagnostic) -> Value {
+    if interruption.isRequested { throw Interruption.diagnostic(at: expr.span) }
     switch expr {
     case .number(let r, let span):
       try checkSize(r, at: span)
@@ -209,11 +221,20 @@ public struct Evaluator: Sendable {
     }
     if b == .one { return .one }
     if b == -1 { return e.numerator.magnitude % 2 == 0 ? .one : -1 }
-    guard let n = e.intValue, abs(n) <= Evaluator.maxBits else {
+    // (The magnitude, not abs: abs(Int.min) traps, and 2^-2^63 asks for it.)
+    guard let n = e.intValue, n.magnitude <= UInt(maxBits) else {
       throw tooLarge(at: span)
     }
     // |b| ≥ 2^(bitWidth−1) (or its reciprocal), so this is a lower bound on the result's size.
-    if (b.bitWidth - 1) * abs(n) > Evaluator.maxBits { throw tooLarge(at: span) }
+    if (b.bitWidth - 1) * abs(n) > maxBits { throw tooLarge(at: span) }
+    // A closer estimate, so that 10^100000 is refused before it is computed: the result's
+    // bit width is above n·log2 of the larger of numerator and denominator. (The margin is
+    // for rounding; only an exact power of two could sit on the limit, and it is refused too.)
+    if Double(abs(n)) * Evaluator.log2(b.numerator.magnitude > b.denominator.magnitude ? b.numerator : b.denominator)
+      > Double(maxBits) + 1e-6
+    {
+      throw tooLarge(at: span)
+    }
     let result = b.power(n)
     try checkSize(result, at: span)
     return result
@@ -225,16 +246,17 @@ public struct Evaluator: Sendable {
     guard case .exact(let r) = value, r.isInteger, !r.isNegative else {
       throw Diagnostic("factorial needs a whole number ≥ 0", at: span, hint: "n! is 1·2·…·n")
     }
-    guard let n = r.intValue, n <= 1_000_000, Glibc.lgamma(Double(n) + 1) / M_LN10 < Double(Evaluator.maxDigits)
+    guard let n = r.intValue, n <= 1_000_000, Glibc.lgamma(Double(n) + 1) / M_LN10 < Double(digitLimit)
     else {
       throw tooLarge(at: span)
     }
-    return .exact(Rational(Evaluator.product(2, n)))
+    return .exact(Rational(try product(2, n, at: span)))
   }
 
   /// The product of the integers lo…hi, by halves so the big multiplications stay balanced.
-  static func product(_ lo: Int, _ hi: Int) -> BigInt {
+  func product(_ lo: Int, _ hi: Int, at span: SourceSpan) throws(Diagnostic) -> BigInt {
     if lo > hi { return 1 }
+    if hi - lo > 256 && interruption.isRequested { throw Interruption.diagnostic(at: span) }
     if hi - lo < 16 {
       var p = BigInt(1)
       var small: UInt = 1
@@ -250,27 +272,35 @@ public struct Evaluator: Sendable {
       return p * BigInt(small)
     }
     let mid = (lo + hi) / 2
-    return product(lo, mid) * product(mid + 1, hi)
+    return try product(lo, mid, at: span) * product(mid + 1, hi, at: span)
   }
 
   // MARK: Limits
+
+  /// log2 |x| from its top 64 bits: good to about 1e-15 relative.
+  static func log2(_ x: BigInt) -> Double {
+    let m = x.magnitude
+    let shift = Swift.max(0, m.bitWidth - 64)
+    let top = UInt64((m >> shift).words.first ?? 0)
+    return Glibc.log2(Double(top)) + Double(shift)
+  }
 
   func approx(_ d: Double, at span: SourceSpan) throws(Diagnostic) -> Value {
     if d.isNaN { throw Diagnostic("not a real number", at: span) }
     if d.isInfinite {
       throw Diagnostic(
         "the result is too large to approximate (beyond about 1.8e308)", at: span,
-        hint: "approximations are double-precision numbers; exact results may have 100,000 digits")
+        hint: "approximations are double-precision numbers; exact results may have \(digitLimit.grouped) digits")
     }
     return .approx(d)
   }
 
   /// Refuses an operation whose operands together are over the limit, before doing it.
   func checkBits(_ bits: Int, at span: SourceSpan) throws(Diagnostic) {
-    if bits > Evaluator.maxBits + 64 {
+    if bits > maxBits + 64 {
       throw Diagnostic(
-        "this calculation would need more than \(Evaluator.maxDigits.grouped) digits", at: span,
-        hint: "Reckon keeps every digit exact, up to \(Evaluator.maxDigits.grouped) digits")
+        "this calculation would need more than \(digitLimit.grouped) digits", at: span,
+        hint: "Reckon keeps every digit exact, up to \(digitLimit.grouped) digits")
     }
   }
 
@@ -281,13 +311,13 @@ public struct Evaluator: Sendable {
   }
 
   func checkSize(_ r: Rational, at span: SourceSpan) throws(Diagnostic) {
-    if r.bitWidth > Evaluator.maxBits { throw tooLarge(at: span) }
+    if r.bitWidth > maxBits { throw tooLarge(at: span) }
   }
 
   func tooLarge(at span: SourceSpan) -> Diagnostic {
     Diagnostic(
-      "the result would have more than \(Evaluator.maxDigits.grouped) digits", at: span,
-      hint: "Reckon keeps every digit exact, up to \(Evaluator.maxDigits.grouped) digits")
+      "the result would have more than \(digitLimit.grouped) digits", at: span,
+      hint: "Reckon keeps every digit exact, up to \(digitLimit.grouped) digits")
   }
 }
 

@@ -36,7 +36,7 @@ enum Functions {
     case "round":
       var places = 0
       if values.count == 2 {
-        guard case .exact(let p) = values[1], let n = p.intValue, Swift.abs(n) <= 1000 else {
+        guard case .exact(let p) = values[1], let n = p.intValue, n.magnitude <= 1000 else {
           throw Diagnostic(
             "round's second argument must be a whole number of decimal places from -1000 to 1000",
             at: arguments[1].span)
@@ -73,7 +73,9 @@ enum Functions {
         }
       }
       let estimate = naturalLog(x) / naturalLog(base)
-      if case .exact(let r) = x, case .exact(let b) = base, let k = exactLog(r, base: b, estimate: estimate) {
+      if case .exact(let r) = x, case .exact(let b) = base,
+        let k = exactLog(r, base: b, estimate: estimate, maxBits: evaluator.maxBits)
+      {
         return .exact(k)
       }
       return try evaluator.approx(estimate, at: nameSpan)
@@ -97,13 +99,15 @@ enum Functions {
   }
 
   /// The exact logarithm p/q (q ≤ 12) of `x` to `base`, when `x^q = base^p`.
-  static func exactLog(_ x: Rational, base: Rational, estimate: Double) -> Rational? {
+  static func exactLog(_ x: Rational, base: Rational, estimate: Double, maxBits: Int) -> Rational? {
     guard estimate.isFinite else { return nil }
     for q in 1...12 {
       let p = (estimate * Double(q)).rounded()
       guard Swift.abs(p / Double(q) - estimate) < 1e-9, let p = Int(exactly: p) else { continue }
       // Compare x^q with base^p only when both stay small.
-      guard (x.bitWidth - 1) * q <= Evaluator.maxBits, (base.bitWidth - 1) * Swift.abs(p) <= Evaluator.maxBits
+      // (|p| first: (bits − 1)·|p| could overflow, and |Int.min| does.)
+      guard p.magnitude <= UInt(maxBits), (x.bitWidth - 1) * q <= maxBits,
+        (base.bitWidth - 1) * Int(p.magnitude) <= maxBits
       else { return nil }
       if x.power(q) == base.power(p) { return Rational(Int64(p), Int64(q)) }
     }

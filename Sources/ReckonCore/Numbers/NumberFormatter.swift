@@ -32,13 +32,13 @@ public struct NumberFormatter: Sendable {
       if d == 1 { return String(n) }
       if let text = NumberFormatter.smallTerminating(n, d) ?? smallTruncated(n, UInt64(d)) { return text }
     }
-    if r.isInteger { return String(r.numerator) }
+    if r.isInteger { return DecimalDigits.string(r.numerator) }
     let sign = r.isNegative ? "-" : ""
     let num = r.numerator.magnitude
     let den = r.denominator.magnitude
     if let places = NumberFormatter.terminatingPlaces(den), places <= maxExactPlaces {
       let scaled = num * BigUInt(10).power(places) / den
-      return sign + NumberFormatter.insertPoint(String(scaled), places: places)
+      return sign + NumberFormatter.insertPoint(DecimalDigits.string(scaled), places: places)
     }
     return sign + truncated(num, den)
   }
@@ -161,7 +161,7 @@ public struct NumberFormatter: Sendable {
   func truncated(_ num: BigUInt, _ den: BigUInt) -> String {
     let (whole, rem) = num.quotientAndRemainder(dividingBy: den)
     if !whole.isZero {
-      let wholeText = String(whole)
+      let wholeText = DecimalDigits.string(whole)
       let places = max(digits - wholeText.count, 1)
       let frac = rem * BigUInt(10).power(places) / den
       return wholeText + "." + NumberFormatter.zeroPadded(String(frac), places) + "…"

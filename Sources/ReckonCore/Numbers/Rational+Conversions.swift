@@ -117,13 +117,54 @@ extension Rational {
       let r = Rational.squareRoot(x)
       return r * r == x ? r : nil
     }
-    // Newton's method from an overestimate converges down to ⌊x^(1/n)⌋.
-    var r = BigUInt(1) << ((bits + n - 1) / n)
+    // An n-th power is an n-th power residue modulo every prime p ≡ 1 (mod n): r^((p−1)/n) ≡ 1
+    // or r ≡ 0. About 1 in n residues pass each test, so most numbers fail one cheaply.
+    var tested = 0
+    for p in stride(from: UInt64(n + 1), to: 100_000, by: n) where tested < 8 && isPrime(p) {
+      tested += 1
+      let residue = UInt64((x % BigUInt(p)).words.first ?? 0)
+      if residue != 0 && powerMod(residue, (p - 1) / UInt64(n), p) != 1 { return nil }
+    }
+    let r = floorRoot(x, n)
+    return r.power(n) == x ? r : nil
+  }
+
+  /// ⌊x^(1/n)⌋ (n ≥ 3), as `squareRoot` does it: the root of the top bits, scaled back up,
+  /// is an overestimate good to half the precision, and Newton's method comes down from it
+  /// in a step or two instead of one full-size division per bit.
+  static func floorRoot(_ x: BigUInt, _ n: Int) -> BigUInt {
+    let k = x.bitWidth / (2 * n)
+    var r =
+      k == 0
+      ? BigUInt(1) << ((x.bitWidth + n - 1) / n)
+      : (floorRoot(x >> (n * k), n) + 1) << k
     while true {
       let next = ((r * BigUInt(n - 1)) + x / r.power(n - 1)) / BigUInt(n)
-      if next >= r { break }
+      if next >= r { return r }
       r = next
     }
-    return r.power(n) == x ? r : nil
+  }
+
+  static func isPrime(_ p: UInt64) -> Bool {
+    if p < 2 { return false }
+    var d: UInt64 = 2
+    while d * d <= p {
+      if p % d == 0 { return false }
+      d += 1
+    }
+    return true
+  }
+
+  /// base^exponent mod m, for m < 2^32.
+  static func powerMod(_ base: UInt64, _ exponent: UInt64, _ m: UInt64) -> UInt64 {
+    var result: UInt64 = 1
+    var b = base % m
+    var e = exponent
+    while e > 0 {
+      if e & 1 == 1 { result = result * b % m }
+      b = b * b % m
+      e >>= 1
+    }
+    return result
   }
 }

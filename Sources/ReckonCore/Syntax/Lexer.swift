@@ -8,9 +8,12 @@ public struct Lexer {
 
   /// The largest decimal exponent a literal may carry (`1e100000`).
   public static let maxExponent = 100_000
+  /// This lexer's limit (the fuzzer gives a smaller one, with a smaller digit limit).
+  let maxExponent: Int
 
-  public init(_ source: String) {
+  public init(_ source: String, maxExponent: Int = Lexer.maxExponent) {
     scalars = Lexer.scalars(of: source)
+    self.maxExponent = maxExponent
   }
 
   /// The line as scalars; ASCII (the usual case) is copied byte for byte, without decoding.
@@ -28,8 +31,8 @@ public struct Lexer {
   }
 
   /// All tokens of the line, ending with `.end`. A `#` starts a comment that runs to the end.
-  public static func tokenize(_ source: String) throws(Diagnostic) -> TokenList {
-    var lexer = Lexer(source)
+  public static func tokenize(_ source: String, maxExponent: Int = Lexer.maxExponent) throws(Diagnostic) -> TokenList {
+    var lexer = Lexer(source, maxExponent: maxExponent)
     var tokens: [Token] = []
     tokens.reserveCapacity(min(lexer.scalars.count + 1, 64))
     while true {
@@ -147,12 +150,12 @@ public struct Lexer {
         let digitsStart = p
         var value = 0
         while p < scalars.count && Lexer.isDigit(scalars[p]) {
-          if value <= Lexer.maxExponent { value = value * 10 + Int(scalars[p].value - 48) }
+          if value <= maxExponent { value = value * 10 + Int(scalars[p].value - 48) }
           p += 1
         }
-        if value > Lexer.maxExponent {
+        if value > maxExponent {
           throw Diagnostic(
-            "exponent too large: numbers may have at most \(Lexer.maxExponent) digits",
+            "exponent too large: numbers may have at most \(maxExponent) digits",
             at: SourceSpan(digitsStart, p))
         }
         exponent = negative ? -value : value
@@ -188,7 +191,7 @@ public struct Lexer {
 
   /// The exact value of a digit string times 10^shift.
   static func literal(digits: String, shift: Int) -> Rational {
-    let value = BigInt(digits) ?? 0
+    let value = BigInt(DecimalDigits.value(digits))
     if shift >= 0 { return Rational(value * BigInt(10).power(shift)) }
     return Rational(numerator: value, denominator: BigInt(10).power(-shift))
   }

@@ -30,8 +30,8 @@ public struct Parser {
   }
 
   /// Parses a whole calculator line.
-  public static func parseLine(_ source: String) throws(Diagnostic) -> Statement {
-    var parser = Parser(tokens: try Lexer.tokenize(source))
+  public static func parseLine(_ source: String, maxExponent: Int = Lexer.maxExponent) throws(Diagnostic) -> Statement {
+    var parser = Parser(tokens: try Lexer.tokenize(source, maxExponent: maxExponent))
     return try parser.parseStatement()
   }
 

@@ -26,7 +26,7 @@ extension CalculatorMode {
       case "m+", "m-":
         let tokens = try argumentTokens(line, from: argumentStart)
         let value = try operand(tokens, orAnswerFor: command.name, at: argumentStart, in: state)
-        let evaluator = Evaluator()
+        let evaluator = state.evaluator
         let old = state.memory ?? .exact(.zero)
         let span = SourceSpan(argumentStart, argumentStart)
         state.memory =
@@ -70,7 +70,7 @@ extension CalculatorMode {
     var parser = Parser(tokens: tokens)
     let expr = try parser.expression()
     try parser.expectEnd()
-    return try Evaluator().evaluate(expr, in: state.environment)
+    return try state.evaluator.evaluate(expr, in: state.environment)
   }
 
   /// The value of the tokens, or `ans` when there are none.

@@ -121,15 +121,15 @@ public struct CalculatorMode: Sendable {
   }
 
   func evaluate(_ line: String, in state: inout SessionState) throws(Diagnostic) -> Reply {
-    switch try Parser.parseLine(line) {
+    switch try Parser.parseLine(line, maxExponent: state.digitLimit) {
     case .empty:
       return Reply()
     case .expression(let expr, _):
-      let value = try Evaluator().evaluate(expr, in: state.environment)
+      let value = try state.evaluator.evaluate(expr, in: state.environment)
       return answer(value, in: &state)
     case .assignment(let name, let span, let expr):
       try CalculatorMode.checkAssignable(name, at: span)
-      let value = try Evaluator().evaluate(expr, in: state.environment)
+      let value = try state.evaluator.evaluate(expr, in: state.environment)
       state.environment.variables[name] = value
       return answer(value, in: &state)
     }
