@@ -68,8 +68,24 @@ let package = Package(
     .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession", "ReckonStore"], exclude: ["Transcripts"]),
     .testTarget(name: "ReckonStoreTests", dependencies: ["ReckonStore"]),
     .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore"]),
+    // The fuzz targets (fuzz/README.md): functions over arbitrary bytes. The tests replay the
+    // seed corpus and every input the fuzzer ever found through them.
+    .target(
+      name: "ReckonFuzzTargets", dependencies: ["ReckonCore", "ReckonSession"],
+      path: "fuzz/Targets", swiftSettings: strictImports),
+    .testTarget(name: "FuzzRegressionTests", dependencies: ["ReckonFuzzTargets"]),
   ],
   swiftLanguageModes: [.v6],
   // C23, for #embed in ReckonData.
   cLanguageStandard: .c2x
 )
+
+// libFuzzer's entry points, built only by fuzz/run (RECKON_FUZZ=1, -sanitize=fuzzer,address):
+// libFuzzer supplies main, so an ordinary build could not link it.
+if Context.environment["RECKON_FUZZ"] == "1" {
+  package.targets += [
+    .target(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
+    .executableTarget(name: "reckon-fuzz", dependencies: ["CLibFuzzer", "ReckonFuzzTargets"], path: "fuzz/Driver"),
+  ]
+  package.products.append(.executable(name: "reckon-fuzz", targets: ["reckon-fuzz"]))
+}

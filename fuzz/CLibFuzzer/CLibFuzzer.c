@@ -1,0 +1,2 @@
+// Only a header: libFuzzer itself comes with -sanitize=fuzzer.
+#include "CLibFuzzer.h"

@@ -1,0 +1,44 @@
+import ReckonCore
+
+/// The pure core on one line of arbitrary bytes: lex, parse, evaluate, format.
+///
+/// Invariants: an error points inside the line (or just past its end); a result printed
+/// exactly (no `…`, no `≈`) reads back as the same number; nothing traps.
+///
+/// Numbers are limited to 2,000 digits rather than 100,000: the limit's code is the same, and
+/// under the sanitizers a 100,000-digit multiplication takes seconds that are better spent on
+/// other inputs. (The real limit's timing is checked by the hostile-input table.)
+enum ExpressionTarget {
+  static let digitLimit = 2_000
+
+  /// Names a line can use: a variable and a previous result, so `x`, `ans` and "* 2" work.
+  static let environment = Environment(variables: ["x": .exact(Rational(7) / Rational(3))], answer: .exact(42))
+
+  @Sendable static func run(_ bytes: [UInt8]) {
+    // The session refuses longer lines before they reach the core.
+    guard bytes.count <= 65_536 else { return }
+    let line = String(decoding: bytes, as: UTF8.self)
+    let length = line.unicodeScalars.count
+    do {
+      switch try Parser.parseLine(line, maxExponent: digitLimit) {
+      case .empty:
+        return
+      case .expression(let expr, _), .assignment(_, _, let expr):
+        let value = try Evaluator(digitLimit: digitLimit).evaluate(expr, in: environment)
+        var formatter = NumberFormatter()
+        formatter.maxExactPlaces = digitLimit
+        let text = formatter.format(value)
+        require(!text.isEmpty, "an empty result for \(line.debugDescription)")
+        guard case .exact(let r) = value, !text.contains("…") else { return }
+        let back = try Evaluator().evaluate(Parser.parseExpression(text), in: Environment())
+        require(back == .exact(r), "\(text) does not read back as the value of \(line.debugDescription)")
+      }
+    } catch {
+      require(!error.message.isEmpty, "an empty error message for \(line.debugDescription)")
+      require(
+        error.span.start >= 0 && error.span.start <= length && error.span.end <= length + 1,
+        "error span \(error.span) outside a line of \(length) characters: \(line.debugDescription)")
+      _ = error.rendered(source: line)
+    }
+  }
+}

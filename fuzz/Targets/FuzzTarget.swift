@@ -1,0 +1,32 @@
+/// One thing to fuzz: a name for `fuzz/run` and a function over arbitrary bytes.
+///
+/// A target never throws: each input either is handled (an answer, an error message, a list
+/// of problems) or the invariant it checks is broken, and then it stops the process with
+/// `fatalError`, which libFuzzer reports as a crash and saves the input.
+public struct FuzzTarget: Sendable {
+  public let name: String
+  public let summary: String
+  public let run: @Sendable ([UInt8]) -> Void
+
+  /// Every target, in the order `fuzz/run` lists them.
+  public static let all: [FuzzTarget] = [
+    FuzzTarget(
+      name: "expression", summary: "the lexer, parser, evaluator and formatter on one line",
+      run: ExpressionTarget.run),
+    FuzzTarget(
+      name: "session", summary: "the session handling lines in every mode, with ticks of the clock",
+      run: SessionTarget.run),
+    FuzzTarget(
+      name: "trivia", summary: "trivia banks: star-separated, CSV and Open Trivia DB JSON", run: ImportTargets.trivia),
+    FuzzTarget(name: "personality", summary: "personality quiz JSON", run: ImportTargets.personality),
+    FuzzTarget(name: "words", summary: "anagram word lists", run: ImportTargets.words),
+    FuzzTarget(name: "levels", summary: "anagram level tables", run: ImportTargets.levels),
+  ]
+
+  public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+}
+
+/// Stops the process when an invariant does not hold: libFuzzer saves the input that did it.
+func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+  if !condition { fatalError("invariant broken: \(message())") }
+}
