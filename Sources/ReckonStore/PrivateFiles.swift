@@ -12,11 +12,15 @@ func createPrivateFolder(_ path: String) throws(FileProblem) {
     guard access(path, W_OK | X_OK) == 0 else { throw FileProblem(message: "permission denied") }
     return
   }
-  do {
-    try FileManager.default.createDirectory(
-      atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-  } catch {
-    throw FileProblem(message: (error as NSError).localizedFailureReason ?? "it cannot be created")
+  // Missing parents first, then this folder, each made 0700 by mkdir itself. (Foundation's
+  // createDirectory makes it 0755 and then changes the mode: a kill -9 in between, found by
+  // scripts/crash-safety, left the folder open to everyone for good.)
+  let parent = (path as NSString).deletingLastPathComponent
+  if !parent.isEmpty && parent != path && !FileManager.default.fileExists(atPath: parent) {
+    try createPrivateFolder(parent)
+  }
+  if mkdir(path, 0o700) != 0 && errno != EEXIST {
+    throw FileProblem(message: String(cString: strerror(errno)).lowercased())
   }
 }
 

@@ -1,4 +1,5 @@
 import GRDBSQLite
+import Glibc
 import ReckonSession
 
 /// Reads a profile's settings straight through SQLite's C interface, on one read-only
@@ -13,7 +14,17 @@ import ReckonSession
 enum QuickRead {
   static func settings(path: String, profile: String) -> SavedSettings? {
     var db: OpaquePointer?
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+    // With no -wal file every change is in the database file itself (the last writer
+    // checkpointed and closed), so it can be read as immutable: no -wal and -shm files are
+    // created and no locks taken, which is most of this read's cost. A writer starting at
+    // that very moment could give a stale or failed read: a failure falls back as below.
+    var flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+    var name = path
+    if access(path + "-wal", F_OK) != 0, !path.contains(where: { $0 == "?" || $0 == "#" || $0 == "%" }) {
+      name = "file:" + path + "?immutable=1"
+      flags |= SQLITE_OPEN_URI
+    }
+    guard sqlite3_open_v2(name, &db, flags, nil) == SQLITE_OK else {
       sqlite3_close(db)
       return nil
     }
