@@ -60,6 +60,14 @@ public final class LineEditor {
 
   private let editLine: OpaquePointer?
   private let history: HistoryStore?
+  /// Whether the terminal takes cursor movement (TERM is set and not `dumb`). Without it a
+  /// ticker's new prompt is not drawn over the old one each second; the prompt is drawn
+  /// again only after the ticker has written lines, on a line of its own.
+  private let canMoveCursor: Bool = {
+    guard let term = getenv("TERM") else { return false }
+    let name = String(cString: term)
+    return !name.isEmpty && name != "dumb"
+  }()
   private var startupWarnings: [String] = []
   /// The prompt handed to libedit (owned, NUL-terminated).
   private(set) var promptPointer: UnsafeMutablePointer<CChar>?
@@ -241,6 +249,15 @@ public final class LineEditor {
     guard let ticker else { return }
     let before = promptText
     let prompt = ticker()
+    if !canMoveCursor {
+      // Only after lines were written (clearLineForOutput forgot the prompt): a fresh prompt
+      // on a fresh line, with what was typed.
+      if promptText != before {
+        setPrompt(prompt)
+        _ = editshim_refresh(el)
+      }
+      return
+    }
     if prompt != before || promptText != before {
       setPrompt(prompt)
       // libedit redraws from where it thinks the line starts: go up to the row the prompt
@@ -269,7 +286,7 @@ public final class LineEditor {
   /// a ``ticker`` can write lines of its own; the next redraw brings the
   /// prompt and the text back.
   public func clearLineForOutput() {
-    if let editLine { editshim_write(editLine, "\r\u{1B}[K") }
+    if let editLine { editshim_write(editLine, canMoveCursor ? "\r\u{1B}[K" : "\n") }
     promptText = ""
   }
 

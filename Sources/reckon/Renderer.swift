@@ -9,6 +9,8 @@ struct Renderer {
   var interactive: Bool
   /// The terminal's width, to wrap long notes (help) at; nil: no wrapping.
   var width: Int? = nil
+  /// Whether the screen can be cleared with escape codes (not TERM=dumb).
+  var takesEscapes = true
 
   enum Style: String {
     case error = "31"
@@ -71,23 +73,41 @@ struct Renderer {
         for line in Renderer.layout(rows, colour: colour) { out.line(line) }
       case .warning(let text):
         out.flush()  // in its place among the other lines, when both go to one terminal
-        err.line(interactive ? paint("warning: " + text, .warning, enabled: errorColour) : "reckon: warning: " + text)
+        if interactive {
+          for line in fitted("warning: " + text) { err.line(paint(line, .warning, enabled: errorColour)) }
+        } else {
+          err.line("reckon: warning: " + text)
+        }
         err.flush()
       case .grid(let grid):
         for line in Renderer.layout(grid, colour: colour) { out.line(line) }
       case .chart(let bars):
         for line in Renderer.layout(bars) { out.line(line) }
       case .clearScreen:
-        // The scrollback too (3J): a paused question must not be one scroll away.
-        if colour || interactive { out.write("\u{1B}[H\u{1B}[2J\u{1B}[3J") }
+        // The scrollback too (3J): a paused question must not be one scroll away. A terminal
+        // without escape codes gets blank lines instead, enough to scroll a screen away.
+        if takesEscapes && (colour || interactive) {
+          out.write("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+        } else if interactive {
+          out.write(String(repeating: "\n", count: 60))
+        }
       case .error(let d, let source):
         if interactive {
           out.flush()
           if !source.isEmpty {
-            err.line(paint(d.caretLine(indent: prompt.unicodeScalars.count), .error, enabled: errorColour))
+            // The caret goes under the span's first character as drawn: wide characters
+            // (CJK, emoji) take two columns before it.
+            let before = String(String.UnicodeScalarView(source.unicodeScalars.prefix(d.span.start)))
+            let shift = Renderer.columns(before) - before.unicodeScalars.count
+            err.line(paint(d.caretLine(indent: prompt.unicodeScalars.count + shift), .error, enabled: errorColour))
           }
-          err.line(paint("error: ", .error, enabled: errorColour) + d.message)
-          if let hint = d.hint { err.line(paint("hint: " + hint, .dim, enabled: errorColour)) }
+          // Cut at spaces to the terminal's width: the terminal would cut words in two.
+          let message = fitted("error: " + d.message)
+          err.line(paint("error: ", .error, enabled: errorColour) + message[0].dropFirst("error: ".count))
+          for line in message.dropFirst() { err.line(line) }
+          if let hint = d.hint {
+            for line in fitted("hint: " + hint) { err.line(paint(line, .dim, enabled: errorColour)) }
+          }
           // Before any lines that explain it (a file's problems), which go to stdout.
           err.flush()
         } else {
@@ -157,6 +177,13 @@ struct Renderer {
     }
   }
 
+  /// Text (each of its lines) cut at spaces to the terminal's width, when it is known.
+  func fitted(_ text: String) -> [String] {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard let width else { return lines }
+    return lines.flatMap { Renderer.wrap($0, width: width) }
+  }
+
   /// A line cut at spaces to fit `width`. Continuation lines hang under the second column
   /// of a two-column line ("  tip 50   a table: …"), or under the line's own indentation.
   static func wrap(_ line: String, width: Int) -> [String] {
@@ -203,7 +230,17 @@ struct Renderer {
   /// Aligned columns: text left, numbers right; a rule under the header when in colour.
   /// The columns a text takes on a terminal: an emoji shown as a picture takes two.
   static func columns(_ text: String) -> Int {
-    text.count + text.unicodeScalars.filter { $0.properties.isEmojiPresentation }.count
+    text.count + text.unicodeScalars.filter { $0.properties.isEmojiPresentation || isWide($0) }.count
+  }
+
+  /// East Asian wide and full-width characters: two columns on a terminal.
+  static func isWide(_ c: Unicode.Scalar) -> Bool {
+    switch c.value {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+      0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+      true
+    default: false
+    }
   }
 
   static func layout(_ rows: [[String]], colour: Bool) -> [String] {

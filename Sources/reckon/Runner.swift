@@ -12,7 +12,9 @@ struct Runner {
 
   init(terminal: Terminal) {
     self.terminal = terminal
-    renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: false)
+    var renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: false)
+    renderer.takesEscapes = terminal.takesEscapes
+    self.renderer = renderer
   }
 
   /// What start-up has to say (a damaged database moved aside, say): shown first by
@@ -117,6 +119,8 @@ struct Runner {
     // Ctrl-C while a line is being worked on stops the calculation (see SignalRelay).
     box.session.state.interruption = Interruption { LineEditor.interruptRequested }
     var renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: true)
+    renderer.takesEscapes = terminal.takesEscapes
+    renderer.width = terminal.columns
     for warning in editor.warnings {
       renderer.render(Reply([.warning(warning)]), prompt: "", location: "", out: &out, err: &err)
     }

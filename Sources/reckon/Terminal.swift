@@ -7,12 +7,16 @@ struct Terminal {
   let stderrIsTTY = isatty(2) == 1
   let colour: Bool
   let errorColour: Bool
+  /// Whether stdout is a terminal that takes escape codes (clearing the screen, say): not
+  /// TERM=dumb or unset. NO_COLOR turns off colour only.
+  let takesEscapes: Bool
 
   init(environment: (String) -> String? = Terminal.variable) {
     let allowed = environment("NO_COLOR").map { $0.isEmpty } ?? true
     let capable = environment("TERM").map { $0 != "dumb" && !$0.isEmpty } ?? false
     colour = allowed && capable && stdoutIsTTY
     errorColour = allowed && capable && stderrIsTTY
+    takesEscapes = capable && stdoutIsTTY
   }
 
   var interactive: Bool { stdinIsTTY && stdoutIsTTY }
