@@ -82,8 +82,9 @@ public struct Session: Sendable {
   /// The end of input (Ctrl-D or the end of a piped file): a mode may want to say goodbye.
   public mutating func finish() -> Reply {
     var current = mode
-    let reply = current.finish(in: &state)
+    var reply = current.finish(in: &state)
     mode = current
+    reply.outputs += state.saveWhatWasKept()
     return reply
   }
 

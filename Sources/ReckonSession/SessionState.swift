@@ -15,6 +15,11 @@ public struct SessionState: Sendable {
   public internal(set) var profile: String
   /// What has failed to save already: the user has been told once, later failures stay quiet.
   var failedToSave: Set<String> = []
+  /// Writes that failed (a full disk, say), oldest first. Each later save tries them again
+  /// first, so what was acknowledged on screen is saved once saving works again.
+  var unsaved: [@Sendable (any Store) throws -> Void] = []
+  /// Beyond this many, the oldest kept writes are dropped (and the user told).
+  static let maxUnsaved = 10_000
   /// Asked during long calculations: the executable makes it Ctrl-C.
   public var interruption = Interruption.never
   /// The most digits a result may have (the fuzzer lowers it, to spend its time on logic
@@ -130,7 +135,7 @@ public struct SessionState: Sendable {
     let (profile, now) = (profile, clock.nowMilliseconds())
     return save("settings", failure: what) { store throws(StoreError) in
       try store.saveSetting(key, value: value, profile: profile, at: now)
-    }
+    }.outputs
   }
 
   /// Gets the store ready before a mode that saves progress; says once what went wrong.
@@ -148,8 +153,8 @@ public struct SessionState: Sendable {
     let now = answer.answeredAt
     let learning = learns ? leitner(at: now) : nil
     return save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      try store.record(answer, learning: learning)
-    }
+      _ = try store.record(answer, learning: learning)
+    }.outputs
   }
 
   /// An answer given now, by this profile; a trivia question's category and difficulty go with it.
@@ -166,25 +171,24 @@ public struct SessionState: Sendable {
   /// Saves a daily challenge's state (and its answer, when it has one); returns it as saved,
   /// which is as finished if another Reckon finished it first.
   mutating func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord? = nil) -> (DailyRecord, [Output]) {
-    var saved = challenge
-    let outputs = save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      saved = try store.saveDaily(challenge, answer: answer)
+    let (saved, outputs) = save("progress", failure: "progress is not being saved") { store throws(StoreError) in
+      try store.saveDaily(challenge, answer: answer)
     }
-    return (saved, outputs)
+    return (saved ?? challenge, outputs)
   }
 
   /// Saves a personality quiz's result to the profile's history.
   mutating func savePersonality(_ result: PersonalityRecord) -> [Output] {
     save("progress", failure: "the result is not being saved") { store throws(StoreError) in
       try store.savePersonality(result)
-    }
+    }.outputs
   }
 
   /// Saves an anagram round as it stands.
   mutating func saveAnagramRound(_ round: AnagramRecord) -> [Output] {
     save("progress", failure: "progress is not being saved") { store throws(StoreError) in
       try store.saveAnagramRound(round)
-    }
+    }.outputs
   }
 
   /// Puts a fact back in Leitner box 1 without an answer (its answer was shown).
@@ -192,23 +196,68 @@ public struct SessionState: Sendable {
     let (profile, now) = (profile, clock.nowMilliseconds())
     return save("progress", failure: "progress is not being saved") { store throws(StoreError) in
       try store.setBack(item: item, profile: profile, mode: mode, at: now)
+    }.outputs
+  }
+
+  /// Every save goes through here: the store's opening warnings first, then the writes kept
+  /// from earlier failures, then this one. A failure keeps the write for the next save and
+  /// is one warning per kind (`settings`, `progress`), and the session goes on; once
+  /// saving works again, a note says what was kept and is now saved.
+  private mutating func save<T>(
+    _ kind: String, failure: String, _ write: @escaping @Sendable (any Store) throws(StoreError) -> T
+  ) -> (saved: T?, outputs: [Output]) {
+    guard let store else { return (nil, []) }
+    var outputs = prepareStore()
+    let kept = unsaved.count
+    do {
+      try saveKept(in: store)
+      let saved = try write(store)
+      failedToSave.removeAll()
+      if kept > 0 { outputs.append(.note(SessionState.keptNowSaved(kept))) }
+      return (saved, outputs)
+    } catch {
+      let savedKept = kept - unsaved.count  // kept writes that went through before one failed
+      if savedKept > 0 { outputs.append(.note(SessionState.keptNowSaved(savedKept))) }
+      if unsaved.count >= SessionState.maxUnsaved { unsaved.removeFirst() }
+      unsaved.append { store in _ = try write(store) }
+      if failedToSave.insert(kind).inserted {
+        outputs.append(.warning("\(failure): \(error.message) (Reckon keeps it and tries again with each save)"))
+      }
+      return (nil, outputs)
     }
   }
 
-  /// Every save goes through here: the store's opening warnings first, then the write. A
-  /// failure is one warning per kind (`settings`, `progress`), and the session goes on;
-  /// after a save of that kind works again, the next failure is told again.
-  private mutating func save(
-    _ kind: String, failure: String, _ write: (any Store) throws(StoreError) -> Void
-  ) -> [Output] {
-    guard let store else { return [] }
-    let opening = prepareStore()
+  /// Writes the kept writes, oldest first, stopping at the first that fails.
+  private mutating func saveKept(in store: any Store) throws(StoreError) {
+    while let first = unsaved.first {
+      do {
+        try first(store)
+      } catch {
+        throw error as? StoreError ?? StoreError("\(error)")
+      }
+      unsaved.removeFirst()
+    }
+  }
+
+  static func keptNowSaved(_ count: Int) -> String {
+    "saving works again: \(count) change\(count == 1 ? "" : "s") kept since saving failed \(count == 1 ? "is" : "are") saved now"
+  }
+
+  /// At the end of a session (or a mode): one more try at what was kept, and if that fails
+  /// too, how much is lost.
+  mutating func saveWhatWasKept() -> [Output] {
+    guard let store, !unsaved.isEmpty else { return [] }
+    let kept = unsaved.count
     do {
-      try write(store)
-      failedToSave.remove(kind)
-      return opening
+      try saveKept(in: store)
+      failedToSave.removeAll()
+      return [.note(SessionState.keptNowSaved(kept))]
     } catch {
-      return opening + (failedToSave.insert(kind).inserted ? [.warning("\(failure): \(error.message)")] : [])
+      return [
+        .warning(
+          "\(unsaved.count) change\(unsaved.count == 1 ? "" : "s") could not be saved (\(error.message)); "
+            + "Reckon tries again with the next save, but they are lost if it ends now")
+      ]
     }
   }
 

@@ -9,7 +9,9 @@ func createPrivateFolder(_ path: String) throws(FileProblem) {
   var isDirectory: ObjCBool = false
   if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
     guard isDirectory.boolValue else { throw FileProblem(message: "it is a file, not a folder") }
-    guard access(path, W_OK | X_OK) == 0 else { throw FileProblem(message: "permission denied") }
+    guard access(path, W_OK | X_OK) == 0 else {
+      throw FileProblem(message: String(cString: strerror(errno)).lowercased())
+    }
     return
   }
   // Missing parents first, then this folder, each made 0700 by mkdir itself. (Foundation's

@@ -35,7 +35,8 @@ public final class SQLiteStore: Store, @unchecked Sendable {
       try createPrivateFolder(folder)
       try createPrivateFile(path)
     } catch {
-      return inMemory(warning: "cannot write to \(folder) (\(error.message)): progress and settings will not be saved")
+      let why = "cannot write to \(folder) (\(diskFull(folder) ? "the disk is full" : error.message))"
+      return readOnly(path, warning: why) ?? inMemory(warning: why + ": progress and settings will not be saved")
     }
     let deadline = Date().addingTimeInterval(patience)
     var warnings: [String] = []
@@ -66,10 +67,37 @@ public final class SQLiteStore: Store, @unchecked Sendable {
       } catch let error as DatabaseError where isPassing(error, attempt: attempt) && Date() < deadline {
         usleep(useconds_t(min(attempt, 10) * 20_000))
       } catch {
-        return inMemory(
-          warning: "cannot open \(path) (\(describe(error))): progress and settings will not be saved")
+        let why = "cannot open \(path) for writing (\(diskFull(folder) ? "the disk is full" : describe(error)))"
+        return readOnly(path, warning: why)
+          ?? inMemory(warning: why + ": progress and settings will not be saved")
       }
     }
+  }
+
+  /// The saved database, only to read, when it cannot be written (a full disk, a read-only
+  /// folder): what the user has done can still be shown, and new progress is kept by the
+  /// session until it can be saved. Nil when there is none or it cannot be read either.
+  /// Read as `immutable` if need be: a read-only folder cannot hold WAL's -shm file.
+  static func readOnly(_ path: String, warning: String) -> SQLiteStore? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_size > 0 else { return nil }
+    var configuration = Configuration()
+    configuration.readonly = true
+    for name in [path, "file:" + path + "?immutable=1"] where !(name != path && path.contains { "?#%".contains($0) }) {
+      guard let queue = try? DatabaseQueue(path: name, configuration: configuration),
+        (try? queue.read { db in try Schema.migrator.hasCompletedMigrations(db) }) == true
+      else { continue }
+      return SQLiteStore(
+        writer: queue, path: path,
+        warnings: [warning + ": your saved progress can be read, but nothing new can be saved for now"])
+    }
+    return nil
+  }
+
+  /// Whether the file system holding `folder` has no room left for an ordinary user.
+  static func diskFull(_ folder: String) -> Bool {
+    var info = statvfs()
+    return statvfs(folder, &info) == 0 && info.f_bavail == 0
   }
 
   /// The file's inode number, to tell a file from the one that replaced it.
@@ -426,7 +454,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
     if let db = error as? DatabaseError {
       switch db.resultCode {
       case .SQLITE_FULL: return "the disk is full"
-      case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN: return "the database cannot be written"
+      case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN: return "the database cannot be written here"
       case .SQLITE_BUSY, .SQLITE_LOCKED: return "the database is busy in another Reckon"
       default: return db.message ?? "\(db.resultCode)"
       }

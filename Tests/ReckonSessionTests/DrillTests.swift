@@ -80,11 +80,44 @@ import Testing
   @Test func aStoreThatCannotSaveWarnsOnceAndTheDrillGoesOn() {
     var session = testSession(store: FailingStore())
     let start = plain(session.handle("drill 2 count 3"))
-    #expect(start.first == "warning: these drill options could not be saved as your defaults: the disk is full")
+    #expect(
+      start.first
+        == "warning: these drill options could not be saved as your defaults: the disk is full"
+        + " (Reckon keeps it and tries again with each save)")
     let first = session.handle("4")
     let second = session.handle("6")
-    #expect(plain(first) == ["✓ 0.0 s", "warning: progress is not being saved: the disk is full", "Q 2 × 3 = ?"])
+    #expect(
+      plain(first) == [
+        "✓ 0.0 s",
+        "warning: progress is not being saved: the disk is full (Reckon keeps it and tries again with each save)",
+        "Q 2 × 3 = ?",
+      ])
     #expect(plain(second) == ["✓ 0.0 s", "Q 2 × 4 = ?"])
+    #expect(session.state.unsaved.count == 3, "the options and both answers are kept")
+  }
+
+  /// A disk that fills up in the middle of a drill and then has room again: the answers
+  /// acknowledged meanwhile are kept, and saved, in order, with the next answer.
+  @Test func answersKeptWhileTheDiskIsFullAreSavedWhenItHasRoom() throws {
+    let store = FillingStore()
+    var session = testSession(store: store)
+    _ = session.handle("drill 2 count 5")
+    _ = session.handle("4")
+    store.full = true
+    let whileFull = plain(session.handle("6")) + plain(session.handle("9"))
+    #expect(whileFull.filter { $0.hasPrefix("warning: progress is not being saved: the disk is full") }.count == 1)
+    store.full = false
+    let again = plain(session.handle("10"))
+    #expect(again.contains("saving works again: 2 changes kept since saving failed are saved now"))
+    let saved = try store.inner.itemTotals(profile: "ada", mode: "drill")
+    #expect(saved.keys.sorted() == ["2×2", "2×3", "2×4", "2×5"])
+    #expect(saved["2×4"]?.right == 0)
+    #expect(session.state.unsaved.isEmpty)
+    // Full again at the end: the last try says what would be lost.
+    store.full = true
+    _ = session.handle("12")
+    let end = plain(session.finish())
+    #expect(end.contains { $0.hasPrefix("warning: 1 change could not be saved (the disk is full)") })
   }
 
   /// A data folder that cannot be written: one warning when the drill starts, which then runs
@@ -154,4 +187,67 @@ final class FailingStore: Store, @unchecked Sendable {
   func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] { [] }
   func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) { throw StoreError("the disk is full") }
   func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] { [] }
+}
+
+/// An in-memory store whose writes fail while `full` is set, as on a disk that fills up.
+final class FillingStore: Store, @unchecked Sendable {
+  let inner = SQLiteStore.inMemory()
+  var full = false
+  func check() throws(StoreError) { if full { throw StoreError("the disk is full") } }
+  func prepareToSave() -> [String] { [] }
+  func takeWarnings() -> [String] { [] }
+  func settings(profile: String) throws(StoreError) -> SavedSettings { try inner.settings(profile: profile) }
+  func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
+    try check()
+    try inner.saveSetting(key, value: value, profile: profile, at: milliseconds)
+  }
+  func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) {
+    try check()
+    try inner.addProfile(name, at: milliseconds)
+  }
+  func profiles() throws(StoreError) -> [ProfileSummary] { try inner.profiles() }
+  func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
+    try check()
+    return try inner.record(answer, learning: learning)
+  }
+  func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
+    try check()
+    try inner.setBack(item: item, profile: profile, mode: mode, at: milliseconds)
+  }
+  func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] {
+    try inner.factStates(profile: profile, mode: mode)
+  }
+  func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals] {
+    try inner.itemTotals(profile: profile, mode: mode)
+  }
+  func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity] {
+    try inner.activity(profile: profile, mode: mode, from: first)
+  }
+  func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] {
+    try inner.practiceDays(profile: profile, mode: mode)
+  }
+  func answerGroups(profile: String, mode: String) throws(StoreError) -> [AnswerGroup] {
+    try inner.answerGroups(profile: profile, mode: mode)
+  }
+  func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord] {
+    try inner.dailyChallenges(profile: profile, from: first, through: last)
+  }
+  func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
+    try check()
+    return try inner.saveDaily(challenge, answer: answer)
+  }
+  func savePersonality(_ result: PersonalityRecord) throws(StoreError) {
+    try check()
+    try inner.savePersonality(result)
+  }
+  func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] {
+    try inner.personalityResults(profile: profile)
+  }
+  func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) {
+    try check()
+    try inner.saveAnagramRound(round)
+  }
+  func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] {
+    try inner.anagramRounds(profile: profile)
+  }
 }

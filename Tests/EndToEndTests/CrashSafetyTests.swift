@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// scripts/crash-safety against the release binary: 200 `kill -9`s in drills and daily
+/// challenges on one database (and 50 while it is first created), each followed by an
+/// integrity check and a count of the answers acknowledged on screen; then two and four
+/// processes drilling at once on one database, every answer recorded exactly once.
+@Suite(.serialized) struct CrashSafetyTests {
+  static func runScript(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments =
+      ["python3", ReckonBinary.packageRoot + "/scripts/crash-safety", "--binary", try ReckonBinary.release()]
+      + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test func twoHundredKillsLoseNothingAcknowledged() throws {
+    let run = try Self.runScript([])
+    #expect(run.status == 0, "\(run.output.suffix(3000))")
+    #expect(run.output.contains(/integrity checks: +[0-9]+ passed/), "\(run.output.suffix(1500))")
+    #expect(run.output.hasSuffix("OK\n"))
+  }
+
+  @Test(arguments: ["2", "4"])
+  func processesAtOnceRecordEveryAnswerOnce(_ processes: String) throws {
+    let run = try Self.runScript(["--concurrent", processes, "--rounds", "10"])
+    #expect(run.status == 0, "\(run.output.suffix(3000))")
+    #expect(run.output.hasSuffix("OK\n"))
+  }
+}
