@@ -76,6 +76,30 @@ import Testing
     #expect(try terminal.waitForExit() == .exited(0))
   }
 
+  /// TERM=dumb: a terminal that takes no escape codes gets none, even from the daily
+  /// challenge's clock, which ticks on the prompt every second, or from pause and clear.
+  @Test func aDumbTerminalGetsNoEscapeCodes() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    let terminal = try Self.startReckon(home: home, environment: ["TERM": "dumb"])
+    defer { terminal.close() }
+    typealias Key = PseudoTerminal.Key
+    try terminal.send("1/0" + Key.enter)
+    try terminal.expect("reckon> ")
+    try terminal.send("daily easy" + Key.enter)
+    try terminal.expect("daily easy 0:00> ")
+    Thread.sleep(forTimeInterval: 2.5)  // two ticks of the clock
+    try terminal.send("pause" + Key.enter)
+    try terminal.expect("resume")
+    try terminal.send("quit" + Key.enter)
+    try terminal.expect("reckon> ")
+    try terminal.send("clear" + Key.enter)
+    try terminal.expect("reckon> ")
+    #expect(!terminal.rawOutput.contains("\u{1B}"), "\(terminal.rawOutput.debugDescription.suffix(600))")
+    try terminal.send(Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
   /// History lands in $XDG_STATE_HOME/reckon/history (0600, in a 0700 folder), without
   /// consecutive duplicates, and a new session recalls it with Up; Ctrl-R searches it.
   @Test func historyPersistsAcrossSessions() throws {

@@ -40,6 +40,27 @@ import Testing
     #expect(Set(["profile", "setting", "answer", "factState"]).isSubset(of: Set(tables)))
   }
 
+  /// A database that cannot be written (a full disk, a read-only folder) is still read:
+  /// saved progress shows, and a write fails with a reason rather than vanishing.
+  @Test func aDatabaseThatCannotBeWrittenIsStillRead() throws {
+    let folder = try Folder()
+    let path = folder.path + "/reckon.sqlite"
+    do {
+      let store = SQLiteStore.open(path: path)
+      try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
+    }
+    #expect(SQLiteStore.readOnly(folder.path + "/missing.sqlite", warning: "w") == nil)
+    let store = try #require(SQLiteStore.readOnly(path, warning: "cannot write to the folder"))
+    #expect(
+      store.warnings == [
+        "cannot write to the folder: your saved progress can be read, but nothing new can be saved for now"
+      ])
+    #expect(try store.settings(profile: "ada") == ["digits": "14"])
+    #expect(throws: StoreError("the database cannot be written here")) {
+      try store.saveSetting("digits", value: "20", profile: "ada", at: 0)
+    }
+  }
+
   @Test func filesAreOwnerOnly() throws {
     let folder = try Folder()
     let path = folder.path + "/new/reckon.sqlite"
