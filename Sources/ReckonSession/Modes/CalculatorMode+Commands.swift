@@ -24,7 +24,7 @@ extension CalculatorMode {
         let what = count == 1 ? "1 variable" : "\(count) variables"
         return Reply([.note("Reset: forgot \(what), ans and memory. Settings are kept.")])
       case "m+", "m-":
-        let tokens = try argumentTokens(line, from: argumentStart)
+        let tokens = try argumentTokens(line, from: argumentStart, in: state)
         let value = try operand(tokens, orAnswerFor: command.name, at: argumentStart, in: state)
         let evaluator = state.evaluator
         let old = state.memory ?? .exact(.zero)
@@ -60,9 +60,10 @@ extension CalculatorMode {
 
   // MARK: Arguments
 
-  /// The tokens of the line from `offset` on, ending with `.end`.
-  func argumentTokens(_ line: String, from offset: Int) throws(Diagnostic) -> TokenList {
-    try Lexer.tokenize(line).dropping(before: offset)
+  /// The tokens of the line from `offset` on, ending with `.end` (literals within the
+  /// session's digit limit).
+  func argumentTokens(_ line: String, from offset: Int, in state: SessionState) throws(Diagnostic) -> TokenList {
+    try Lexer.tokenize(line, maxExponent: state.digitLimit).dropping(before: offset)
   }
 
   /// Evaluates a run of tokens as one expression.
@@ -125,7 +126,7 @@ extension CalculatorMode {
   func set(line: String, argumentStart: Int, in state: inout SessionState) throws(Diagnostic)
     -> Reply
   {
-    let list = try argumentTokens(line, from: argumentStart)
+    let list = try argumentTokens(line, from: argumentStart, in: state)
     let tokens = list.tokens
     guard let what = tokens.first.flatMap({ list.name(of: $0) }) else {
       if tokens.first?.kind != .end {
@@ -256,7 +257,7 @@ extension CalculatorMode {
   }
 
   func tip(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
-    let list = try argumentTokens(line, from: offset)
+    let list = try argumentTokens(line, from: offset, in: state)
     var tokens = list.tokens.dropLast()  // .end
     var ways: Int?
     var roundUp = false
@@ -348,7 +349,7 @@ extension CalculatorMode {
   }
 
   func split(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
-    let list = try argumentTokens(line, from: offset)
+    let list = try argumentTokens(line, from: offset, in: state)
     var tokens = list.tokens.dropLast()  // .end
     guard let last = tokens.last else {
       throw Diagnostic(
