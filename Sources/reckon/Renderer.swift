@@ -70,7 +70,11 @@ struct Renderer {
           out.line(text)
         }
       case .table(let rows):
-        for line in Renderer.layout(rows, colour: colour) { out.line(line) }
+        let lines = Renderer.layout(rows, colour: colour)
+        // Too wide for the terminal: one block a row, "heading: cell" a line, rather than
+        // rows that wrap in the middle of their cells.
+        let fits = width.map { width in rows.allSatisfy { Renderer.columns(Renderer.tableLine($0)) <= width } } ?? true
+        for line in fits ? lines : Renderer.stacked(rows, width: width ?? 80) { out.line(line) }
       case .warning(let text):
         out.flush()  // in its place among the other lines, when both go to one terminal
         if interactive {
@@ -241,6 +245,23 @@ struct Renderer {
       true
     default: false
     }
+  }
+
+  /// A table's row as `layout` would draw it, widths aside (for "does it fit?").
+  static func tableLine(_ row: [String]) -> String { "  " + row.joined(separator: "   ") }
+
+  /// A table for a narrow terminal: each row's first cell, then its other cells under it
+  /// as "heading: cell", cut at spaces to the width.
+  static func stacked(_ rows: [[String]], width: Int) -> [String] {
+    guard let header = rows.first else { return [] }
+    var lines: [String] = []
+    for row in rows.dropFirst() {
+      lines += wrap(row.first ?? "", width: width)
+      for (heading, cell) in zip(header.dropFirst(), row.dropFirst()) where !cell.isEmpty {
+        lines += wrap("  " + (heading.isEmpty ? "" : heading + ": ") + cell, width: width)
+      }
+    }
+    return lines
   }
 
   static func layout(_ rows: [[String]], colour: Bool) -> [String] {
