@@ -32,6 +32,11 @@ static inline int editshim_prepare_locale(void) {
   if (codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0)) {
     return 1;
   }
+  // A Latin-1 terminal (ISO-8859-1 or -15): keep its locale (2), and Reckon reads keys and
+  // writes the prompt and its output in Latin-1 (× is one byte there).
+  if (codeset != NULL && (strcmp(codeset, "ISO-8859-1") == 0 || strcmp(codeset, "ISO-8859-15") == 0)) {
+    return 2;
+  }
   if (setlocale(LC_CTYPE, "C.UTF-8") != NULL) {
     return 1;
   }

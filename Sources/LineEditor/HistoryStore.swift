@@ -34,7 +34,13 @@ final class HistoryStore {
   /// Adds a line and saves the file right away. Empty lines are ignored.
   func add(_ line: String) {
     guard !line.allSatisfy(\.isWhitespace) else { return }
-    _ = editshim_history_enter(handle, line)
+    if TerminalInput.decodesLatin1 {
+      // libedit keeps history in the terminal's character set, as it reads lines.
+      let bytes = line.unicodeScalars.map { $0.value < 256 ? CChar(bitPattern: UInt8($0.value)) : CChar(63) } + [0]
+      _ = editshim_history_enter(handle, bytes)
+    } else {
+      _ = editshim_history_enter(handle, line)
+    }
     guard let path = savePath else { return }
     if editshim_history_save(handle, path) < 0 {
       let reason = String(cString: strerror(errno))

@@ -84,8 +84,10 @@ public final class LineEditor {
   ///     file with mode 0600. Problems become ``warnings``.
   ///   - historyLimit: the maximum number of history entries kept.
   public init(programName: String, historyFile: String?, historyLimit: Int = 1000) {
-    if editshim_prepare_locale() == 0 {
-      startupWarnings.append("no UTF-8 locale is available; non-ASCII input may not work")
+    switch editshim_prepare_locale() {
+    case 0: startupWarnings.append("no UTF-8 locale is available; non-ASCII input may not work")
+    case 2: TerminalInput.decodesLatin1 = true
+    default: break
     }
     SignalRelay.install()
     isEditing = isatty(STDIN_FILENO) != 0
@@ -156,7 +158,15 @@ public final class LineEditor {
       }
       return .endOfInput
     }
-    var line = String(cString: text)
+    // el_gets gives the line in the locale's character set: Latin-1 on a Latin-1 terminal.
+    var line =
+      TerminalInput.decodesLatin1
+      ? String(
+        String.UnicodeScalarView(
+          UnsafeBufferPointer(start: text, count: Int(strlen(text))).map {
+            Unicode.Scalar(UInt8(bitPattern: $0))
+          }))
+      : String(cString: text)
     while let last = line.unicodeScalars.last, last == "\n" || last == "\r" {
       line.unicodeScalars.removeLast()
     }
@@ -296,6 +306,13 @@ public final class LineEditor {
   private func setPrompt(_ prompt: String) {
     promptText = prompt
     free(promptPointer)
-    promptPointer = strdup(PromptText.marked(prompt))
+    let marked = PromptText.marked(prompt)
+    if TerminalInput.decodesLatin1 {
+      // libedit reads the prompt in the terminal's character set.
+      let bytes = marked.unicodeScalars.map { $0.value < 256 ? CChar(bitPattern: UInt8($0.value)) : CChar(63) } + [0]
+      promptPointer = strdup(bytes)
+    } else {
+      promptPointer = strdup(marked)
+    }
   }
 }

@@ -6,6 +6,9 @@ import Synchronization
 ///
 /// This backs libedit's `EL_GETCFN`, which must deliver wide characters.
 enum TerminalInput {
+  /// Set once, when the editor is made on a Latin-1 terminal: each byte is one character.
+  nonisolated(unsafe) static var decodesLatin1 = false
+
   /// What one read produced.
   enum Outcome: Equatable {
     /// One Unicode scalar value.
@@ -42,6 +45,7 @@ enum TerminalInput {
         case .stop(let outcome): return outcome
         }
       }
+      if decodesLatin1 { return .scalar(UInt32(lead)) }
       let needed: Int
       var value: UInt32
       switch lead {

@@ -30,6 +30,7 @@ enum ReckonCommand {
 
   static func run(_ options: Options) -> Bool {
     let terminal = Terminal()
+    OutputStream.encodesLatin1 = Terminal.localeIsLatin1()
     let paths = DataPaths(dataDir: options.dataDir)
     var session = Session(
       clock: SystemClock(), random: systemRandom(), store: LazyStore(path: paths.database),

@@ -37,6 +37,10 @@ struct Terminal {
 
 /// Buffered writes to a file descriptor: one system call per flush, not per line.
 struct OutputStream {
+  /// Set once at start-up when the locale is Latin-1 (ISO-8859-1 or -15): output is then
+  /// written in Latin-1, with ASCII for what Latin-1 lacks (see `latin1`).
+  nonisolated(unsafe) static var encodesLatin1 = false
+
   let fd: Int32
   private(set) var buffer: [UInt8] = []
   /// Why writing failed (a closed stream, a full disk), if it did; later output is dropped.
@@ -48,7 +52,11 @@ struct OutputStream {
   }
 
   mutating func write(_ text: String) {
-    buffer.append(contentsOf: text.utf8)
+    if OutputStream.encodesLatin1 {
+      buffer.append(contentsOf: OutputStream.latin1(text))
+    } else {
+      buffer.append(contentsOf: text.utf8)
+    }
     if buffer.count >= 1 << 16 { flush() }
   }
 
@@ -69,5 +77,46 @@ struct OutputStream {
       offset += n
     }
     buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+extension OutputStream {
+  /// What Reckon prints that Latin-1 has no byte for, in ASCII.
+  static let latin1Substitutes: [Unicode.Scalar: String] = [
+    "✓": "+", "✗": "x", "…": "...", "≈": "~", "−": "-", "–": "-", "—": "-", "→": "->", "←": "<-",
+    "█": "#", "▏": "|", "●": "#", "◐": "+", "○": "o", "’": "'", "‘": "'", "“": "\"", "”": "\"",
+    "─": "-", "│": "|", "⁰": "0", "¹": "1",
+  ]
+
+  /// `text` in Latin-1: code points below 256 as one byte each, known symbols in ASCII,
+  /// anything else (emoji) as "?".
+  static func latin1(_ text: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      if scalar.value < 256 {
+        bytes.append(UInt8(scalar.value))
+      } else if let substitute = latin1Substitutes[scalar] {
+        bytes.append(contentsOf: substitute.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
+      } else if scalar.properties.isEmojiPresentation || scalar.value == 0xFE0F {
+        continue
+      } else {
+        bytes.append(UInt8(ascii: "?"))
+      }
+    }
+    return bytes
+  }
+}
+
+extension Terminal {
+  /// Whether the locale's character set is Latin-1. The environment is looked at first, so
+  /// that the usual UTF-8 or C locale costs no `setlocale` at start-up.
+  static func localeIsLatin1(environment: (String) -> String? = Terminal.variable) -> Bool {
+    let name = [environment("LC_ALL"), environment("LC_CTYPE"), environment("LANG")].compactMap { $0 }
+      .first { !$0.isEmpty }
+    guard let name, !name.lowercased().contains("utf"), name != "C", name != "POSIX" else { return false }
+    guard setlocale(LC_CTYPE, "") != nil, let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+    let set = String(cString: codeset)
+    return set == "ISO-8859-1" || set == "ISO-8859-15"
   }
 }
