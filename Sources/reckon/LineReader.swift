@@ -2,7 +2,7 @@ import Glibc
 
 /// Reads lines from a file descriptor in 64 KiB chunks: far cheaper per line than
 /// `readLine()` for large batches. Strips "\n" and "\r\n"; invalid UTF-8 becomes U+FFFD,
-/// which the lexer reports with its column.
+/// which the lexer reports with its column (in a Latin-1 locale the line is read as Latin-1).
 struct LineReader {
   let fd: Int32
   private var buffer: [UInt8] = []
@@ -47,6 +47,12 @@ struct LineReader {
 
   private static func text(_ bytes: ArraySlice<UInt8>) -> String {
     let trimmed = bytes.last == 13 ? bytes.dropLast() : bytes
+    // In a Latin-1 locale a line that is not UTF-8 is taken as Latin-1 (a file written there).
+    if OutputStream.encodesLatin1 && trimmed.contains(where: { $0 >= 0x80 }),
+      String(validating: trimmed, as: UTF8.self) == nil
+    {
+      return String(String.UnicodeScalarView(trimmed.map { Unicode.Scalar($0) }))
+    }
     return String(decoding: trimmed, as: UTF8.self)
   }
 }
