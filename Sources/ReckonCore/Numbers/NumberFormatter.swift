@@ -130,23 +130,10 @@ public struct NumberFormatter: Sendable {
     let estimate = Int((Double(rest.bitWidth) / 2.321928094887362).rounded(.down))
     let prime: UInt64 = 1_000_000_007
     let residue = UInt64((rest % BigUInt(prime)).words.first ?? 0)
-    for b in max(1, estimate - 1)...(estimate + 1) where powerMod(5, b, prime) == residue {
+    for b in max(1, estimate - 1)...(estimate + 1) where Rational.powerMod(5, UInt64(b), prime) == residue {
       if BigUInt(5).power(b) == rest { return max(twos, b) }
     }
     return nil
-  }
-
-  /// base^exponent mod m, for m < 2^32.
-  static func powerMod(_ base: UInt64, _ exponent: Int, _ m: UInt64) -> UInt64 {
-    var result: UInt64 = 1
-    var b = base % m
-    var e = exponent
-    while e > 0 {
-      if e & 1 == 1 { result = result * b % m }
-      b = b * b % m
-      e >>= 1
-    }
-    return result
   }
 
   static func insertPoint(_ digits: String, places: Int) -> String {
