@@ -36,8 +36,7 @@ final class HistoryStore {
     guard !line.allSatisfy(\.isWhitespace) else { return }
     if TerminalInput.decodesLatin1 {
       // libedit keeps history in the terminal's character set, as it reads lines.
-      let bytes = line.unicodeScalars.map { $0.value < 256 ? CChar(bitPattern: UInt8($0.value)) : CChar(63) } + [0]
-      _ = editshim_history_enter(handle, bytes)
+      _ = editshim_history_enter(handle, Latin1.cString(line))
     } else {
       _ = editshim_history_enter(handle, line)
     }

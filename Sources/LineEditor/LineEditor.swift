@@ -161,11 +161,7 @@ public final class LineEditor {
     // el_gets gives the line in the locale's character set: Latin-1 on a Latin-1 terminal.
     var line =
       TerminalInput.decodesLatin1
-      ? String(
-        String.UnicodeScalarView(
-          UnsafeBufferPointer(start: text, count: Int(strlen(text))).map {
-            Unicode.Scalar(UInt8(bitPattern: $0))
-          }))
+      ? Latin1.decode(UnsafeBufferPointer(start: text, count: Int(strlen(text))).map { UInt8(bitPattern: $0) })
       : String(cString: text)
     while let last = line.unicodeScalars.last, last == "\n" || last == "\r" {
       line.unicodeScalars.removeLast()
@@ -309,8 +305,7 @@ public final class LineEditor {
     let marked = PromptText.marked(prompt)
     if TerminalInput.decodesLatin1 {
       // libedit reads the prompt in the terminal's character set.
-      let bytes = marked.unicodeScalars.map { $0.value < 256 ? CChar(bitPattern: UInt8($0.value)) : CChar(63) } + [0]
-      promptPointer = strdup(bytes)
+      promptPointer = strdup(Latin1.cString(marked))
     } else {
       promptPointer = strdup(marked)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import LineEditor
 
 /// Reads lines from a file descriptor in 64 KiB chunks: far cheaper per line than
 /// `readLine()` for large batches. Strips "\n" and "\r\n"; invalid UTF-8 becomes U+FFFD,
@@ -51,7 +52,7 @@ struct LineReader {
     if OutputStream.encodesLatin1 && trimmed.contains(where: { $0 >= 0x80 }),
       String(validating: trimmed, as: UTF8.self) == nil
     {
-      return String(String.UnicodeScalarView(trimmed.map { Unicode.Scalar($0) }))
+      return Latin1.decode(trimmed)
     }
     return String(decoding: trimmed, as: UTF8.self)
   }

@@ -1,4 +1,5 @@
 import Glibc
+import LineEditor
 
 /// What the process is connected to, decided once at start-up.
 struct Terminal {
@@ -38,7 +39,7 @@ struct Terminal {
 /// Buffered writes to a file descriptor: one system call per flush, not per line.
 struct OutputStream {
   /// Set once at start-up when the locale is Latin-1 (ISO-8859-1 or -15): output is then
-  /// written in Latin-1, with ASCII for what Latin-1 lacks (see `latin1`).
+  /// written in Latin-1, with ASCII for what Latin-1 lacks (`Latin1.encode`).
   nonisolated(unsafe) static var encodesLatin1 = false
 
   let fd: Int32
@@ -53,7 +54,7 @@ struct OutputStream {
 
   mutating func write(_ text: String) {
     if OutputStream.encodesLatin1 {
-      buffer.append(contentsOf: OutputStream.latin1(text))
+      buffer.append(contentsOf: Latin1.encode(text))
     } else {
       buffer.append(contentsOf: text.utf8)
     }
@@ -77,34 +78,6 @@ struct OutputStream {
       offset += n
     }
     buffer.removeAll(keepingCapacity: true)
-  }
-}
-
-extension OutputStream {
-  /// What Reckon prints that Latin-1 has no byte for, in ASCII.
-  static let latin1Substitutes: [Unicode.Scalar: String] = [
-    "✓": "+", "✗": "x", "…": "...", "≈": "~", "−": "-", "–": "-", "—": "-", "→": "->", "←": "<-",
-    "█": "#", "▏": "|", "●": "#", "◐": "+", "○": "o", "’": "'", "‘": "'", "“": "\"", "”": "\"",
-    "─": "-", "│": "|", "⁰": "0", "¹": "1",
-  ]
-
-  /// `text` in Latin-1: code points below 256 as one byte each, known symbols in ASCII,
-  /// anything else (emoji) as "?".
-  static func latin1(_ text: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      if scalar.value < 256 {
-        bytes.append(UInt8(scalar.value))
-      } else if let substitute = latin1Substitutes[scalar] {
-        bytes.append(contentsOf: substitute.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
-      } else if scalar.properties.isEmojiPresentation || scalar.value == 0xFE0F {
-        continue
-      } else {
-        bytes.append(UInt8(ascii: "?"))
-      }
-    }
-    return bytes
   }
 }
 

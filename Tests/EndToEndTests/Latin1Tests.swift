@@ -1,3 +1,4 @@
+import LineEditor
 import Testing
 
 @testable import reckon
@@ -15,7 +16,7 @@ import Testing
     ("名", Array("?".utf8)),
   ])
   func latin1(_ text: String, _ bytes: [UInt8]) {
-    #expect(OutputStream.latin1(text) == bytes)
+    #expect(Latin1.encode(text) == bytes)
   }
 
   @Test func onlyALatin1LocaleIsLatin1() {
