@@ -18,7 +18,7 @@ public struct SessionState: Sendable {
   /// Writes that failed (a full disk, say), oldest first. Each later save tries them again
   /// first, so what was acknowledged on screen is saved once saving works again.
   var unsaved: [@Sendable (any Store) throws -> Void] = []
-  /// Beyond this many, the oldest kept writes are dropped (and the user told).
+  /// Beyond this many, the oldest kept writes are dropped.
   static let maxUnsaved = 10_000
   /// Asked during long calculations: the executable makes it Ctrl-C.
   public var interruption = Interruption.never

@@ -35,8 +35,7 @@ public final class SQLiteStore: Store, @unchecked Sendable {
       try createPrivateFolder(folder)
       try createPrivateFile(path)
     } catch {
-      let why = "cannot write to \(folder) (\(diskFull(folder) ? "the disk is full" : error.message))"
-      return readOnly(path, warning: why) ?? inMemory(warning: why + ": progress and settings will not be saved")
+      return cannotWrite(path, "cannot write to \(folder)", because: error.message)
     }
     let deadline = Date().addingTimeInterval(patience)
     var warnings: [String] = []
@@ -67,11 +66,17 @@ public final class SQLiteStore: Store, @unchecked Sendable {
       } catch let error as DatabaseError where isPassing(error, attempt: attempt) && Date() < deadline {
         usleep(useconds_t(min(attempt, 10) * 20_000))
       } catch {
-        let why = "cannot open \(path) for writing (\(diskFull(folder) ? "the disk is full" : describe(error)))"
-        return readOnly(path, warning: why)
-          ?? inMemory(warning: why + ": progress and settings will not be saved")
+        return cannotWrite(path, "cannot open \(path) for writing", because: describe(error))
       }
     }
+  }
+
+  /// A store for a database that cannot be written: read-only if there is one to read,
+  /// else in memory; the warning says why (a full disk rather than the error it caused).
+  static func cannotWrite(_ path: String, _ what: String, because reason: String) -> SQLiteStore {
+    let folder = (path as NSString).deletingLastPathComponent
+    let why = "\(what) (\(diskFull(folder) ? "the disk is full" : reason))"
+    return readOnly(path, warning: why) ?? inMemory(warning: why + ": progress and settings will not be saved")
   }
 
   /// The saved database, only to read, when it cannot be written (a full disk, a read-only

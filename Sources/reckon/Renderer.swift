@@ -70,11 +70,15 @@ struct Renderer {
           out.line(text)
         }
       case .table(let rows):
-        let lines = Renderer.layout(rows, colour: colour)
         // Too wide for the terminal: one block a row, "heading: cell" a line, rather than
         // rows that wrap in the middle of their cells.
-        let fits = width.map { width in rows.allSatisfy { Renderer.columns(Renderer.tableLine($0)) <= width } } ?? true
-        for line in fits ? lines : Renderer.stacked(rows, width: width ?? 80) { out.line(line) }
+        let lines =
+          if let width, !rows.allSatisfy({ Renderer.columns(Renderer.tableLine($0)) <= width }) {
+            Renderer.stacked(rows, width: width)
+          } else {
+            Renderer.layout(rows, colour: colour)
+          }
+        for line in lines { out.line(line) }
       case .warning(let text):
         out.flush()  // in its place among the other lines, when both go to one terminal
         if interactive {

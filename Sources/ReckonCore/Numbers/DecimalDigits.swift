@@ -64,14 +64,12 @@ public enum DecimalDigits {
   public static func value(_ digits: String) -> BigUInt {
     let bytes = Array(digits.utf8)
     if bytes.count <= smallWords * 19 { return BigUInt(digits) ?? 0 }
-    var powers = [wordPower]
-    while (19 << powers.count) < bytes.count {
-      powers.append(powers[powers.count - 1] * powers[powers.count - 1])
-    }
-    return value(bytes[...], powers: powers)
+    // The powers up to the square root of the value, as `string` uses.
+    return value(bytes[...], powers: powers(upTo: Int(Double(bytes.count) * 3.321928094887362) + 1))
   }
 
-  /// Splits off the last 19·2^k digits, the most below the count, and joins the halves.
+  /// Splits off the last 19·2^k digits (the largest power there is below the count) and
+  /// joins the halves.
   static func value(_ digits: ArraySlice<UInt8>, powers: [BigUInt]) -> BigUInt {
     if digits.count <= smallWords * 19 { return BigUInt(String(decoding: digits, as: UTF8.self)) ?? 0 }
     var level = powers.count - 1
