@@ -164,3 +164,53 @@ import Testing
     }
   }
 }
+
+/// Lehmer's GCD and the additions and reciprocals that rely on it agree with BigInt's own
+/// (binary, slow but simple) GCD on numbers of every shape: equal and very different sizes,
+/// large common factors, consecutive Fibonacci numbers (every quotient 1, Lehmer's slowest
+/// case) and huge single quotients.
+@Suite struct GCDTests {
+  static func pairs() -> [(BigUInt, BigUInt)] {
+    var rng = PropertyTests.Generator(state: 77)
+    func random(_ words: Int) -> BigUInt { BigUInt(words: (0..<words).map { _ in UInt(rng.next()) }) }
+    var pairs: [(BigUInt, BigUInt)] = []
+    for (x, y, common) in [(2, 2, 0), (2, 3, 1), (5, 5, 3), (9, 2, 2), (40, 39, 7), (60, 1, 1), (3, 80, 20)] {
+      let c = common == 0 ? BigUInt(1) : random(common)
+      pairs.append((random(x) * c, random(y) * c))
+    }
+    var (f0, f1) = (BigUInt(0), BigUInt(1))
+    for _ in 0..<1500 { (f0, f1) = (f1, f0 + f1) }
+    pairs.append((f1, f0))
+    pairs.append((f1 * 12, f0 * 18))
+    let b = random(4)
+    pairs.append(((b << 700) + 1, b))
+    pairs.append((BigUInt(5).power(3000) * BigUInt(3).power(200), BigUInt(15).power(900)))
+    pairs.append((BigUInt(1) << 1000, (BigUInt(1) << 999) * 3))
+    return pairs
+  }
+
+  @Test func agreesWithBinaryGCD() {
+    for (a, b) in Self.pairs() {
+      let expected = a.greatestCommonDivisor(with: b)
+      #expect(LehmerGCD.gcd(a, b) == expected, "\(a.bitWidth) and \(b.bitWidth) bits")
+      #expect(LehmerGCD.gcd(b, a) == expected)
+      #expect(Rational.gcd(a, b) == expected)
+    }
+  }
+
+  @Test func sumsAndReciprocalsAreInLowestTerms() {
+    let pairs = Self.pairs()
+    for ((an, ad), (bn, bd)) in zip(pairs, pairs.dropFirst()) where !ad.isZero && !bd.isZero {
+      let a = Rational(numerator: BigInt(an), denominator: BigInt(ad))
+      let b = Rational(numerator: -BigInt(bn), denominator: BigInt(bd))
+      for sum in [a + b, a + a, a + Rational(7), b - b] {
+        let (n, d) = (sum.numerator.magnitude, sum.denominator.magnitude)
+        #expect(n.greatestCommonDivisor(with: d) == 1 || (n.isZero && d == 1))
+      }
+      let naive = BigInt(an) * BigInt(bd) - BigInt(bn) * BigInt(ad)
+      #expect((a + b) * Rational(numerator: BigInt(ad) * BigInt(bd), denominator: 1) == Rational(naive))
+      let r = b.reciprocal
+      #expect(r.denominator.sign == .plus && r * b == .one && r.numerator.sign == .minus)
+    }
+  }
+}

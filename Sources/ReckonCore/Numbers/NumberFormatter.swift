@@ -36,8 +36,11 @@ public struct NumberFormatter: Sendable {
     let sign = r.isNegative ? "-" : ""
     let num = r.numerator.magnitude
     let den = r.denominator.magnitude
-    if let places = NumberFormatter.terminatingPlaces(den), places <= maxExactPlaces {
-      let scaled = num * BigUInt(10).power(places) / den
+    if let (twos, fives) = NumberFormatter.twosAndFives(den), max(twos, fives) <= maxExactPlaces {
+      // num / (2^twos · 5^fives) = num · 2^(places − twos) · 5^(places − fives) / 10^places:
+      // no division, and one of the two factors is 1.
+      let places = max(twos, fives)
+      let scaled = (num * BigUInt(5).power(places - fives)) << (places - twos)
       return sign + NumberFormatter.insertPoint(DecimalDigits.string(scaled), places: places)
     }
     return sign + truncated(num, den)
@@ -120,18 +123,18 @@ public struct NumberFormatter: Sendable {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// How many decimal places `1/den` needs, if its decimal expansion terminates (den = 2^a·5^b).
-  static func terminatingPlaces(_ den: BigUInt) -> Int? {
+  /// `(a, b)` when `den` is 2^a·5^b, so that `1/den` has a terminating decimal expansion.
+  static func twosAndFives(_ den: BigUInt) -> (twos: Int, fives: Int)? {
     let twos = den.trailingZeroBitCount
     let rest = den >> twos
-    if rest == 1 { return twos }
+    if rest == 1 { return (twos, 0) }
     // rest must be 5^b: estimate b from the size, rule candidates out modulo a prime (cheap),
     // and only then compare in full.
     let estimate = Int((Double(rest.bitWidth) / 2.321928094887362).rounded(.down))
     let prime: UInt64 = 1_000_000_007
     let residue = UInt64((rest % BigUInt(prime)).words.first ?? 0)
     for b in max(1, estimate - 1)...(estimate + 1) where Rational.powerMod(5, UInt64(b), prime) == residue {
-      if BigUInt(5).power(b) == rest { return max(twos, b) }
+      if BigUInt(5).power(b) == rest { return (twos, b) }
     }
     return nil
   }

@@ -83,8 +83,9 @@ public struct Rational: Sendable, Hashable {
   }
 
   /// The greatest common divisor of big integers, with fast paths for the common cases
-  /// (one side 0 or 1, or small enough for a machine word). BigInt's own binary GCD shifts
-  /// one bit at a time, so gcd(25000!, 1) alone took over a second.
+  /// (one side 0 or 1, or small enough for a machine word), and Lehmer's algorithm for the
+  /// rest: BigInt's own binary GCD shifts one bit at a time, so gcd(25000!, 1) alone took
+  /// over a second.
   static func gcd(_ a: BigUInt, _ b: BigUInt) -> BigUInt {
     if a.isZero { return b }
     if b.isZero { return a }
@@ -99,7 +100,7 @@ public struct Rational: Sendable, Hashable {
       let r = UInt64((big % small).words.first ?? 0)
       return BigUInt(gcd(w, r))
     }
-    return a.greatestCommonDivisor(with: b)
+    return LehmerGCD.gcd(a, b)
   }
 
   @inlinable
@@ -187,12 +188,15 @@ public struct Rational: Sendable, Hashable {
         if !(o1 || o2 || o3 || o4), let r = reducedSmall(s, d) { return r }
       }
     }
-    let (ad, bd) = (a.denominator, b.denominator)
-    if ad == bd {
-      if ad == 1 { return normalized(a.numerator + b.numerator, 1) }
-      return Rational(numerator: a.numerator + b.numerator, denominator: ad)
-    }
-    return Rational(numerator: a.numerator * bd + b.numerator * ad, denominator: ad * bd)
+    // Henrici's addition (Knuth 4.5.1): with g = gcd(ad, bd), only g can divide the sum, so
+    // the gcd that reduces the result is taken with g, not with the whole denominator;
+    // an integer plus a fraction (g = 1) needs no reduction at all.
+    let (an, ad, bn, bd) = (a.numerator, a.denominator, b.numerator, b.denominator)
+    let g = BigInt(gcd(ad.magnitude, bd.magnitude))
+    if g == 1 { return normalized(an * bd + bn * ad, ad * bd) }
+    let t = an * (bd / g) + bn * (ad / g)
+    let h = BigInt(gcd(t.magnitude, g.magnitude))
+    return normalized(t / h, (ad / g) * (bd / h))
   }
 
   public static func - (a: Rational, b: Rational) -> Rational { a + -b }
@@ -229,7 +233,8 @@ public struct Rational: Sendable, Hashable {
       if n != .min { return Rational(storage: .small(-d, -n)) }
       return Rational(numerator: BigInt(d), denominator: BigInt(n))
     case .big(let n, let d):
-      return Rational(numerator: d, denominator: n)
+      // Already coprime: only the sign moves.
+      return n.sign == .minus ? Rational.normalized(-d, -n) : Rational.normalized(d, n)
     }
   }
 
@@ -240,9 +245,35 @@ public struct Rational: Sendable, Hashable {
   public func power(_ exponent: Int) -> Rational {
     if exponent == 0 { return .one }
     if exponent < 0 { return reciprocal.power(-exponent) }
-    if case .small(let n, let d) = storage, let r = Rational.smallPower(n, d, exponent) { return r }
     // Numerator and denominator are coprime, so their powers are too.
+    if case .small(let n, let d) = storage {
+      if let r = Rational.smallPower(n, d, exponent) { return r }
+      if let pn = Rational.power128(n.magnitude, exponent), let pd = Rational.power128(d.magnitude, exponent) {
+        let numerator = BigInt(pn)
+        return Rational.normalized(n < 0 && exponent % 2 == 1 ? -numerator : numerator, BigInt(pd))
+      }
+    }
     return Rational.normalized(numerator.power(exponent), denominator.power(exponent))
+  }
+
+  /// `x^e` in 128 bits, or nil when it does not fit (84^11 does; BigInt's power would take
+  /// a dozen allocations for it).
+  static func power128(_ x: UInt64, _ e: Int) -> UInt128? {
+    var result: UInt128 = 1
+    var base = UInt128(x)
+    var e = e
+    while true {
+      if e & 1 == 1 {
+        let (r, overflow) = result.multipliedReportingOverflow(by: base)
+        if overflow { return nil }
+        result = r
+      }
+      e >>= 1
+      if e == 0 { return result }
+      let (b, overflow) = base.multipliedReportingOverflow(by: base)
+      if overflow { return nil }
+      base = b
+    }
   }
 
   static func smallPower(_ n: Int64, _ d: Int64, _ e: Int) -> Rational? {
