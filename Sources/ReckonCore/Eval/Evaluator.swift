@@ -220,6 +220,12 @@ public struct Evaluator: Sendable {
       return e.isZero ? .one : .zero
     }
     if b == .one { return .one }
+    // The usual case, a machine-sized base and a small exponent whose power fits (84^11).
+    if let n = e.intValue, n.magnitude <= 64, case .small(let bn, let bd) = (n >= 0 ? b : b.reciprocal).storage,
+      let result = Rational.smallPower(bn, bd, Int(n.magnitude))
+    {
+      return result
+    }
     if b == -1 { return e.numerator.magnitude % 2 == 0 ? .one : -1 }
     // (The magnitude, not abs: abs(Int.min) traps, and 2^-2^63 asks for it.)
     guard let n = e.intValue, n.magnitude <= UInt(maxBits) else {
@@ -230,9 +236,12 @@ public struct Evaluator: Sendable {
     // A closer estimate, so that 10^100000 is refused before it is computed: the result's
     // bit width is above n·log2 of the larger of numerator and denominator. (The margin is
     // for rounding; only an exact power of two could sit on the limit, and it is refused too.)
-    if Double(abs(n)) * Evaluator.log2(b.numerator.magnitude > b.denominator.magnitude ? b.numerator : b.denominator)
-      > Double(maxBits) + 1e-6
-    {
+    let log2Base: Double =
+      switch b.storage {
+      case .small(let bn, let bd): Glibc.log2(Double(Swift.max(bn.magnitude, bd.magnitude)))
+      case .big(let bn, let bd): Evaluator.log2(bn.magnitude > bd.magnitude ? bn : bd)
+      }
+    if Double(abs(n)) * log2Base > Double(maxBits) + 1e-6 {
       throw tooLarge(at: span)
     }
     let result = b.power(n)

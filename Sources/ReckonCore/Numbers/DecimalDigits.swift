@@ -25,6 +25,8 @@ public enum DecimalDigits {
 
   /// The decimal digits of `n`, without sign or leading zeros ("0" for zero).
   public static func string(_ n: BigUInt) -> String {
+    // One or two words (the usual big integer, 84^11): through UInt128, one allocation.
+    if n.words.count <= 2 { return String(UInt128(n.words.first ?? 0) | UInt128(n.words.dropFirst().first ?? 0) << 64) }
     if n.words.count <= smallWords { return String(n) }
     let powers = powers(upTo: n.bitWidth)
     var out: [UInt8] = []

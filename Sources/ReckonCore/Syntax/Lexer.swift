@@ -18,16 +18,13 @@ public struct Lexer {
 
   /// The line as scalars; ASCII (the usual case) is copied byte for byte, without decoding.
   static func scalars(of source: String) -> [Unicode.Scalar] {
-    let utf8 = source.utf8
-    let ascii: [Unicode.Scalar]? =
-      utf8.withContiguousStorageIfAvailable { bytes in
-        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-        return [Unicode.Scalar](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-          for i in 0..<bytes.count { (buffer.baseAddress! + i).initialize(to: Unicode.Scalar(bytes[i])) }
-          count = bytes.count
-        }
-      } ?? nil
-    return ascii ?? Array(source.unicodeScalars)
+    var scalars: [Unicode.Scalar] = []
+    scalars.reserveCapacity(source.utf8.count)
+    for byte in source.utf8 {
+      guard byte < 0x80 else { return Array(source.unicodeScalars) }
+      scalars.append(Unicode.Scalar(byte))
+    }
+    return scalars
   }
 
   /// All tokens of the line, ending with `.end`. A `#` starts a comment that runs to the end.

@@ -6,11 +6,14 @@ public struct CalculatorMode: Sendable {
 
   /// Handles a line; a command that starts another mode returns it as the next mode.
   mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, Mode?) {
-    let trimmed = line.drop { $0 == " " || $0 == "\t" }
-    if trimmed.isEmpty || trimmed.hasPrefix("#") { return (Reply(), nil) }
+    // Bytes, not Characters: this runs for every line of a batch.
+    guard let start = line.utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
+      line.utf8[start] != UInt8(ascii: "#")
+    else { return (Reply(), nil) }
+    let trimmed = line[start...]
     // Commands start with a letter (or "?"): most lines are expressions and skip the lookup.
-    let first = trimmed.unicodeScalars.first!
-    let mayBeCommand = ("a"..."z").contains(first) || first == "?"
+    let first = line.utf8[start]
+    let mayBeCommand = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) || first == UInt8(ascii: "?")
     let word = mayBeCommand ? String(trimmed.prefix { $0 != " " && $0 != "\t" && $0 != "#" }) : ""
     if mayBeCommand, Command.words.contains(word), let command = Command.named(word) {
       let wordStart = line.unicodeScalars.count - trimmed.unicodeScalars.count
