@@ -88,9 +88,9 @@ struct Renderer {
         }
         err.flush()
       case .grid(let grid):
-        for line in Renderer.layout(grid, colour: colour) { out.line(line) }
+        for line in Renderer.layout(grid, colour: colour, width: width) { out.line(line) }
       case .chart(let bars):
-        for line in Renderer.layout(bars) { out.line(line) }
+        for line in Renderer.layout(bars, width: width) { out.line(line) }
       case .clearScreen:
         // The scrollback too (3J): a paused question must not be one scroll away. A terminal
         // without escape codes gets blank lines instead, enough to scroll a screen away.
@@ -135,7 +135,7 @@ struct Renderer {
   /// A mastery grid and its legend: on a terminal each cell is the fact's answer in the
   /// mastery's style (weight and underline as well as colour, for those who cannot tell red
   /// from green); without colour, the mastery's symbol.
-  static func layout(_ grid: MasteryGrid, colour: Bool) -> [String] {
+  static func layout(_ grid: MasteryGrid, colour: Bool, width: Int? = nil) -> [String] {
     let cellWidth =
       max(
         grid.columns.map { String($0).count }.max() ?? 1,
@@ -154,34 +154,66 @@ struct Renderer {
         }
       return paint(text, style)
     }
-    var lines = [pad(grid.corner, labelWidth) + " " + grid.columns.map { pad(String($0), cellWidth) }.joined()]
-    lines[0] = paint(lines[0], .bold, enabled: colour)
-    for (row, cells) in zip(grid.rows, grid.cells) {
-      let body = cells.map { cell in
-        colour
-          ? String(repeating: " ", count: max(0, cellWidth - cell.answer.count)) + styled(cell.answer, cell.mastery)
-          : pad(cell.mastery.symbol, cellWidth)
+    // On a terminal too narrow for every column, the grid comes in blocks of the columns
+    // that fit, one under the other (as cal does with months), rather than wrapped rows.
+    let perBlock = width.map { max(1, ($0 - labelWidth - 1) / cellWidth) } ?? grid.columns.count
+    var lines: [String] = []
+    for first in stride(from: 0, to: grid.columns.count, by: max(1, perBlock)) {
+      let block = first..<min(first + perBlock, grid.columns.count)
+      if first > 0 { lines.append("") }
+      let header = pad(grid.corner, labelWidth) + " " + grid.columns[block].map { pad(String($0), cellWidth) }.joined()
+      lines.append(paint(header, .bold, enabled: colour))
+      for (row, cells) in zip(grid.rows, grid.cells) {
+        let body = cells[block].map { cell in
+          colour
+            ? String(repeating: " ", count: max(0, cellWidth - cell.answer.count)) + styled(cell.answer, cell.mastery)
+            : pad(cell.mastery.symbol, cellWidth)
+        }
+        lines.append(pad(String(row), labelWidth) + " " + body.joined())
       }
-      lines.append(pad(String(row), labelWidth) + " " + body.joined())
     }
-    let legend = Mastery.allCases.reversed().map { colour ? styled($0.name, $0) : "\($0.symbol) \($0.name)" }
-    lines.append("  " + legend.joined(separator: "   "))
+    // The legend, a line as long as the terminal allows.
+    let legend = Mastery.allCases.reversed().map { ($0, colour ? $0.name : "\($0.symbol) \($0.name)") }
+    var line = ""
+    var shown = 0
+    for (mastery, text) in legend {
+      let entry = colour ? styled(text, mastery) : text
+      if let width, shown > 0, shown + 3 + text.count > width {
+        lines.append(line)
+        (line, shown) = ("", 0)
+      }
+      line += (shown == 0 ? "  " : "   ") + entry
+      shown += (shown == 0 ? 2 : 3) + text.count
+    }
+    lines.append(line)
     return lines
   }
 
   /// A bar chart: label, a bar as long as its value allows (at most 30 blocks), then the text.
-  static func layout(_ bars: [ChartBar]) -> [String] {
+  /// When the terminal leaves fewer than 5 columns for the bars, each bar and its text go on
+  /// a line of their own under the label.
+  static func layout(_ bars: [ChartBar], width: Int? = nil) -> [String] {
     let most = max(bars.map(\.value).max() ?? 0, bars.map(\.scale).max() ?? 0)
-    let longest = 30
     let labelWidth = bars.map(\.label.count).max() ?? 0
+    let textWidth = bars.map { columns($0.text) }.max() ?? 0
+    let room = width.map { $0 - 2 - labelWidth - 2 - 2 - textWidth } ?? 30
+    let narrow = room < 5
+    let longest = max(1, min(30, narrow ? (width ?? 34) - 4 - 2 - textWidth : room))
     let lengths = bars.map { most == 0 || $0.value == 0 ? 0 : max(1, $0.value * longest / most) }
     let barWidth = lengths.max() ?? 0
-    return zip(bars, lengths).map { bar, length in
-      let line =
-        "  " + bar.label + String(repeating: " ", count: labelWidth - bar.label.count) + "  "
-        + String(repeating: "█", count: length)
-        + String(repeating: " ", count: barWidth - length) + "  " + bar.text
-      return String(line.reversed().drop { $0 == " " }.reversed())
+    func trimmed(_ line: String) -> String { String(line.reversed().drop { $0 == " " }.reversed()) }
+    return zip(bars, lengths).flatMap { bar, length in
+      let label = "  " + bar.label + String(repeating: " ", count: labelWidth - bar.label.count) + "  "
+      if narrow {
+        // An empty day on one line when it fits; otherwise the label, then bar and text.
+        if length == 0, let width, columns(label + bar.text) <= width { return [trimmed(label + bar.text)] }
+        return [trimmed(label), "    " + String(repeating: "█", count: length) + (length > 0 ? "  " : "") + bar.text]
+      }
+      return [
+        trimmed(
+          label + String(repeating: "█", count: length) + String(repeating: " ", count: barWidth - length) + "  "
+            + bar.text)
+      ]
     }
   }
 

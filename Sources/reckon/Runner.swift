@@ -125,9 +125,9 @@ struct Runner {
       renderer.render(Reply([.warning(warning)]), prompt: "", location: "", out: &out, err: &err)
     }
     renderer.render(startup, prompt: "", location: "", out: &out, err: &err)
-    out.line(
-      renderer.paint(
-        "Reckon — exact calculator. Type help for commands, quit to leave.", .dim, enabled: terminal.colour))
+    for line in renderer.fitted("Reckon — exact calculator. Type help for commands, quit to leave.") {
+      out.line(renderer.paint(line, .dim, enabled: terminal.colour))
+    }
     out.flush()
     err.flush()
     // A daily challenge's clock and an anagram's countdown tick on the prompt.

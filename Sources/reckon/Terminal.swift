@@ -85,9 +85,20 @@ extension Terminal {
   /// Whether the locale's character set is Latin-1. The environment is looked at first, so
   /// that the usual UTF-8 or C locale costs no `setlocale` at start-up.
   static func localeIsLatin1(environment: (String) -> String? = Terminal.variable) -> Bool {
-    let name = [environment("LC_ALL"), environment("LC_CTYPE"), environment("LANG")].compactMap { $0 }
-      .first { !$0.isEmpty }
-    guard let name, !name.lowercased().contains("utf"), name != "C", name != "POSIX" else { return false }
+    // Plain loops over bytes: String's contains(_:) pulls in generic string processing whose
+    // first use costs a sizeable part of a millisecond at start-up.
+    var name = ""
+    for variable in ["LC_ALL", "LC_CTYPE", "LANG"] {
+      if let value = environment(variable), !value.isEmpty {
+        name = value
+        break
+      }
+    }
+    let lower = name.utf8.map { $0 | 0x20 }  // ASCII lower case (what matters here)
+    let namesUTF8 = lower.indices.dropLast(2).contains {
+      lower[$0] == UInt8(ascii: "u") && lower[$0 + 1] == UInt8(ascii: "t") && lower[$0 + 2] == UInt8(ascii: "f")
+    }
+    guard !name.isEmpty, !namesUTF8, name != "C", name != "POSIX" else { return false }
     guard setlocale(LC_CTYPE, "") != nil, let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
     let set = String(cString: codeset)
     return set == "ISO-8859-1" || set == "ISO-8859-15"

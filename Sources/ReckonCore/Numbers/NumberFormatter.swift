@@ -107,20 +107,28 @@ public struct NumberFormatter: Sendable {
     guard places <= 18 else { return nil }
     let (scaled, overflow) = n.multipliedReportingOverflow(by: Lexer.powersOfTen[places] / d)
     guard !overflow else { return nil }
-    // Write the digits backwards into a small buffer: no intermediate strings.
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(24)
-    var remaining = scaled.magnitude
-    var written = 0
-    while remaining > 0 || written <= places {
-      if written == places && places > 0 { bytes.append(UInt8(ascii: ".")) }
-      bytes.append(UInt8(ascii: "0") + UInt8(remaining % 10))
-      remaining /= 10
-      written += 1
+    // Write the digits backwards into a buffer on the stack: no intermediate strings, and
+    // no allocation at all for a result of up to 15 bytes (a small String).
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+      var start = buffer.count
+      var remaining = scaled.magnitude
+      var written = 0
+      while remaining > 0 || written <= places {
+        if written == places && places > 0 {
+          start -= 1
+          buffer[start] = UInt8(ascii: ".")
+        }
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(remaining % 10)
+        remaining /= 10
+        written += 1
+      }
+      if n < 0 {
+        start -= 1
+        buffer[start] = UInt8(ascii: "-")
+      }
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
     }
-    if n < 0 { bytes.append(UInt8(ascii: "-")) }
-    bytes.reverse()
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// `(a, b)` when `den` is 2^a·5^b, so that `1/den` has a terminating decimal expansion.

@@ -18,13 +18,11 @@ public struct Lexer {
 
   /// The line as scalars; ASCII (the usual case) is copied byte for byte, without decoding.
   static func scalars(of source: String) -> [Unicode.Scalar] {
-    var scalars: [Unicode.Scalar] = []
-    scalars.reserveCapacity(source.utf8.count)
-    for byte in source.utf8 {
-      guard byte < 0x80 else { return Array(source.unicodeScalars) }
-      scalars.append(Unicode.Scalar(byte))
+    let ascii = source.utf8.withContiguousStorageIfAvailable { bytes -> [Unicode.Scalar]? in
+      for byte in bytes where byte >= 0x80 { return nil }
+      return bytes.map { Unicode.Scalar($0) }
     }
-    return scalars
+    return (ascii ?? nil) ?? Array(source.unicodeScalars)
   }
 
   /// All tokens of the line, ending with `.end`. A `#` starts a comment that runs to the end.
@@ -32,6 +30,7 @@ public struct Lexer {
     var lexer = Lexer(source, maxExponent: maxExponent)
     var tokens: [Token] = []
     tokens.reserveCapacity(min(lexer.scalars.count + 1, 64))
+    lexer.numbers.reserveCapacity(min(lexer.scalars.count / 2 + 1, 16))  // one allocation, not 1, 2, 4…
     while true {
       let token = try lexer.next()
       tokens.append(token)
@@ -195,18 +194,18 @@ public struct Lexer {
 
   static let powersOfTen: [Int64] = (0...18).map { p in (0..<p).reduce(Int64(1)) { r, _ in r * 10 } }
 
-  static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
+  @inline(__always) static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
 
-  static func isSpace(_ c: Unicode.Scalar) -> Bool {
+  @inline(__always) static func isSpace(_ c: Unicode.Scalar) -> Bool {
     c == " " || c == "\t" || c == "\r" || c == "\n"
       || (c.value > 127 && (c.properties.isWhitespace || c == "\u{FEFF}"))  // a byte-order mark counts as space
   }
 
-  static func isNameStart(_ c: Unicode.Scalar) -> Bool {
+  @inline(__always) static func isNameStart(_ c: Unicode.Scalar) -> Bool {
     c == "_" || (c.value < 128 ? (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") : c.properties.isAlphabetic)
   }
 
-  static func isNameContinue(_ c: Unicode.Scalar) -> Bool { isNameStart(c) || isDigit(c) }
+  @inline(__always) static func isNameContinue(_ c: Unicode.Scalar) -> Bool { isNameStart(c) || isDigit(c) }
 
   /// A character as an error message shows it: printable ones quoted, others by code point.
   static func describe(_ c: Unicode.Scalar) -> String {

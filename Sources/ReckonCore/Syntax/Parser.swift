@@ -118,6 +118,7 @@ public struct Parser {
       default: return links.isEmpty ? first : .chain(first, links)
       }
       let span = advance().span
+      if links.isEmpty { links.reserveCapacity(4) }  // one allocation for most chains
       links.append(Expr.Link(op, span, try operand(after: span) { (p) throws(Diagnostic) in try p.multiplicative() }))
     }
   }
@@ -134,6 +135,7 @@ public struct Parser {
       default: return links.isEmpty ? first : .chain(first, links)
       }
       let span = advance().span
+      if links.isEmpty { links.reserveCapacity(4) }  // one allocation for most chains
       links.append(Expr.Link(op, span, try operand(after: span) { (p) throws(Diagnostic) in try p.percentOf() }))
     }
   }
