@@ -189,6 +189,25 @@ import Testing
     #expect(run.status == 0)
   }
 
+  /// Nesting right up to the parser's 1,000-level limit, in every recursive construct,
+  /// evaluates (the release build runs on the main thread's 8 MiB stack).
+  @Test func deepestNestingEvaluates() throws {
+    let n = 999
+    let lines = [
+      String(repeating: "(", count: n) + "1" + String(repeating: ")", count: n),
+      String(repeating: "sqrt(", count: n) + "1" + String(repeating: ")", count: n),
+      String(repeating: "-(", count: 498) + "1" + String(repeating: ")", count: 498),  // two levels each
+      String(repeating: "(", count: n) + "15% of 80" + String(repeating: ")", count: n),
+      "2" + String(repeating: "(1", count: n - 1) + String(repeating: ")", count: n - 1),
+      String(repeating: "-", count: n) + "1",
+    ]
+    let run = try ReckonProcess.run([], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+    #expect(run.stderr == "")
+    #expect(run.status == 0)
+    // 498 minus signs around 1 cancel; 999 in a row do not.
+    #expect(run.lines == ["1", "1", "1", "12", "2", "-1"])
+  }
+
   @Test func pipedCRLFLineEndings() throws {
     let run = try ReckonProcess.run([], input: Data("1+1\r\n\r\n# c\r\n2*3\r\n1/0\r\n".utf8))
     #expect(run.stdout == "2\n6\n")
