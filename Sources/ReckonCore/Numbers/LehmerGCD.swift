@@ -7,7 +7,8 @@ import BigInt
 /// pass over the whole number, so reducing a 300,000-bit fraction made 300,000 passes
 /// (over a second). Lehmer runs Euclid's algorithm on the leading 62 bits of both numbers
 /// in machine words, then applies the accumulated 2×2 matrix of cofactors to the full
-/// numbers in one pass: about 60 bits per pass. When the leading bits cannot decide a
+/// numbers in one pass: about 30 bits per pass (Knuth's test stops once the cofactors
+/// reach about half the leading bits). When the leading bits cannot decide a
 /// quotient (the numbers differ greatly in size, or a quotient is huge), it takes one
 /// ordinary division step instead.
 enum LehmerGCD {
