@@ -220,12 +220,6 @@ public struct Evaluator: Sendable {
       return e.isZero ? .one : .zero
     }
     if b == .one { return .one }
-    // The usual case, a machine-sized base and a small exponent whose power fits (84^11).
-    if let n = e.intValue, n.magnitude <= 64, case .small(let bn, let bd) = (n >= 0 ? b : b.reciprocal).storage,
-      let result = Rational.smallPower(bn, bd, Int(n.magnitude))
-    {
-      return result
-    }
     if b == -1 { return e.numerator.magnitude % 2 == 0 ? .one : -1 }
     // (The magnitude, not abs: abs(Int.min) traps, and 2^-2^63 asks for it.)
     guard let n = e.intValue, n.magnitude <= UInt(maxBits) else {
