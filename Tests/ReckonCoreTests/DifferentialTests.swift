@@ -2,7 +2,9 @@
 /// together with their values computed independently by Python's `fractions.Fraction` (or the
 /// marker that the expression must be an error), and every case must come out of
 /// `Parser.parseExpression` and `Evaluator.evaluate` with exactly that numerator and
-/// denominator, or with an error. Needs `python3` on the PATH.
+/// denominator, or with an error. Where `QuickEvaluator` (the calculator's one-pass path for
+/// plain arithmetic) answers a case, its answer must be that value too. Needs `python3` on
+/// the PATH.
 import Foundation
 import ReckonCore
 import Testing
@@ -22,6 +24,7 @@ import Testing
     let cases = try Self.generateCases(python: python)
     var mismatches: [String] = []
     var checked = 0
+    var quickChecked = 0
     for line in cases.split(separator: "\n", omittingEmptySubsequences: true) {
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       guard fields.count == 2 || fields.count == 3 else {
@@ -34,8 +37,15 @@ import Testing
       if actual != expected {
         mismatches.append("\(fields[0])  →  Reckon: \(actual), expected: \(expected)")
       }
+      if let quick = QuickEvaluator.value(of: fields[0], evaluator: Evaluator()) {
+        quickChecked += 1
+        if Self.describe(quick) != expected {
+          mismatches.append("\(fields[0])  →  the quick path: \(Self.describe(quick)), expected: \(expected)")
+        }
+      }
     }
     #expect(checked >= max(Self.count, Self.minimumCount), "only \(checked) cases were checked")
+    #expect(quickChecked >= checked / 20, "the quick path answered only \(quickChecked) of \(checked) cases")
     #expect(
       mismatches.count == 0,
       """
@@ -48,13 +58,16 @@ import Testing
   /// diagnostic, and a description for anything else (an approximation).
   static func evaluate(_ source: String) -> String {
     do {
-      let value = try Evaluator().evaluate(Parser.parseExpression(source), in: Environment())
-      switch value {
-      case .exact(let r): return "\(r.numerator)/\(r.denominator)"
-      case .approx(let d): return "≈\(d)"
-      }
+      return describe(try Evaluator().evaluate(Parser.parseExpression(source), in: Environment()))
     } catch {
       return "error"
+    }
+  }
+
+  static func describe(_ value: Value) -> String {
+    switch value {
+    case .exact(let r): "\(r.numerator)/\(r.denominator)"
+    case .approx(let d): "≈\(d)"
     }
   }
 

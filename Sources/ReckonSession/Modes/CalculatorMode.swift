@@ -124,6 +124,9 @@ public struct CalculatorMode: Sendable {
   }
 
   func evaluate(_ line: String, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    // Plain arithmetic (most of a piped batch) needs no tokens or tree; anything else, and
+    // every error, takes the full path below.
+    if let value = QuickEvaluator.value(of: line, evaluator: state.evaluator) { return answer(value, in: &state) }
     switch try Parser.parseLine(line, maxExponent: state.digitLimit) {
     case .empty:
       return Reply()

@@ -1,0 +1,188 @@
+/// Plain arithmetic in one pass over a line's bytes, without tokens or a tree: numbers
+/// (`12`, `3.25`, `.5`), `+ - * / ^`, parentheses and unary minus. That is most of what a
+/// piped batch holds, and the lexer, parser and evaluator together cost several times more
+/// per line than this does.
+///
+/// It answers only when it is sure to agree with the full path (`Parser.parseLine` then
+/// `Evaluator.evaluate`): the grammar's precedence is the same (`^` binds tighter than unary
+/// minus and is right-associative; `*` and `/` tighter than `+` and `-`, all left-associative),
+/// numbers are made by the lexer's own `Lexer.literal`, and every operation is the
+/// evaluator's own (`add`, `multiply`, `divide`, `power`, with their size checks). Anything
+/// else, from a name, `%`, `!`, an exponent in a number, a digit separator or implicit
+/// multiplication to a long line or any error at all, gives `nil`, and the caller takes the
+/// full path, which also writes the error message with its place.
+public struct QuickEvaluator {
+  /// Longer lines take the full path (which checks for Ctrl-C between steps).
+  public static let maxLineBytes = 256
+  /// Deeper nesting takes the full path (which has its own limit and message).
+  static let maxDepth = 64
+
+  let evaluator: Evaluator
+  let bytes: UnsafeBufferPointer<UInt8>
+  var position = 0
+  var depth = 0
+
+  /// A failure: not plain arithmetic, or an error the full path should report.
+  struct NotHandled: Error {}
+
+  static let nowhere = SourceSpan(0, 0)
+
+  /// The value of `line` when it is plain arithmetic that evaluates without error; else `nil`.
+  public static func value(of line: String, evaluator: Evaluator) -> Value? {
+    var line = line
+    guard line.utf8.count <= maxLineBytes else { return nil }
+    return line.withUTF8 { bytes in
+      var quick = QuickEvaluator(evaluator: evaluator, bytes: bytes)
+      // The first byte decides: a digit, "." or "(" (a line starting with an operator
+      // continues from ans; one starting with a letter may be a command or a name).
+      quick.skipSpace()
+      guard let first = quick.peek(),
+        QuickEvaluator.isDigit(first) || first == UInt8(ascii: ".") || first == UInt8(ascii: "(")
+      else { return nil }
+      do throws(NotHandled) {
+        let value = try quick.sum()
+        quick.skipSpace()
+        return quick.position == bytes.count ? value : nil
+      } catch {
+        return nil
+      }
+    }
+  }
+
+  // MARK: Grammar, loosest first (grammar/reckon.ebnf: additive … primary)
+
+  /// `product { ("+" | "-") product }`
+  mutating func sum() throws(NotHandled) -> Value {
+    var left = try product()
+    while true {
+      skipSpace()
+      guard let c = peek(), c == UInt8(ascii: "+") || c == UInt8(ascii: "-") else { return left }
+      position += 1
+      let right = try product()
+      left =
+        c == UInt8(ascii: "+")
+        ? try attempt { () throws(Diagnostic) in try evaluator.add(left, right, at: Self.nowhere) }
+        : try attempt { () throws(Diagnostic) in try evaluator.add(left, evaluator.negate(right), at: Self.nowhere) }
+    }
+  }
+
+  /// `unary { ("*" | "/") unary }`
+  mutating func product() throws(NotHandled) -> Value {
+    var left = try unary()
+    while true {
+      skipSpace()
+      guard let c = peek(), c == UInt8(ascii: "*") || c == UInt8(ascii: "/") else { return left }
+      position += 1
+      let right = try unary()
+      left =
+        c == UInt8(ascii: "*")
+        ? try attempt { () throws(Diagnostic) in try evaluator.multiply(left, right, at: Self.nowhere) }
+        : try attempt { () throws(Diagnostic) in try evaluator.divide(left, right, at: Self.nowhere) }
+    }
+  }
+
+  /// `"-" unary | power`
+  mutating func unary() throws(NotHandled) -> Value {
+    skipSpace()
+    if peek() == UInt8(ascii: "-") {
+      position += 1
+      return evaluator.negate(try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.unary() })
+    }
+    return try power()
+  }
+
+  /// `primary [ "^" unary ]`
+  mutating func power() throws(NotHandled) -> Value {
+    let base = try primary()
+    skipSpace()
+    guard peek() == UInt8(ascii: "^") else { return base }
+    position += 1
+    let exponent = try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.unary() }
+    return try attempt { () throws(Diagnostic) in try evaluator.power(base, exponent, at: Self.nowhere) }
+  }
+
+  /// `number | "(" sum ")"`, and nothing may follow directly that would make it more
+  /// (a name or "(" multiplies implicitly; "!" and "%" are postfix operators).
+  mutating func primary() throws(NotHandled) -> Value {
+    skipSpace()
+    guard let c = peek() else { throw NotHandled() }
+    let value: Value
+    if c == UInt8(ascii: "(") {
+      position += 1
+      value = try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.sum() }
+      skipSpace()
+      guard peek() == UInt8(ascii: ")") else { throw NotHandled() }
+      position += 1
+    } else {
+      value = .exact(try number())
+    }
+    skipSpace()
+    if let next = peek(), !QuickEvaluator.mayFollowOperand(next) { throw NotHandled() }
+    return value
+  }
+
+  /// `digits [ "." digits ] | "." digits`, at most 18 digits, as the lexer makes it.
+  mutating func number() throws(NotHandled) -> Rational {
+    var value: Int64 = 0
+    var digits = 0
+    var fractionDigits = 0
+    var seenPoint = false
+    while let c = peek() {
+      if QuickEvaluator.isDigit(c) {
+        value = value &* 10 &+ Int64(c &- UInt8(ascii: "0"))
+        digits += 1
+        if seenPoint { fractionDigits += 1 }
+      } else if c == UInt8(ascii: ".") && !seenPoint {
+        seenPoint = true
+      } else {
+        break
+      }
+      position += 1
+    }
+    // "1." and "." alone, long numbers, "1e3" and "1_000" are the lexer's to read.
+    guard digits > 0 && digits <= 18 && (!seenPoint || fractionDigits > 0) else { throw NotHandled() }
+    if let c = peek(), c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || c == UInt8(ascii: "_") {
+      throw NotHandled()
+    }
+    return Lexer.literal(value, shift: -fractionDigits)
+  }
+
+  // MARK: Helpers
+
+  /// Runs `body` one level deeper, refusing nesting past `maxDepth`.
+  mutating func nested(_ body: (inout QuickEvaluator) throws(NotHandled) -> Value) throws(NotHandled) -> Value {
+    guard depth < QuickEvaluator.maxDepth else { throw NotHandled() }
+    depth += 1
+    defer { depth -= 1 }
+    return try body(&self)
+  }
+
+  /// An evaluator operation; its error is the full path's to report. Ctrl-C is asked before
+  /// each one, as the full path asks before each node (a line of a few dozen operations on
+  /// 100,000-digit numbers takes seconds): a request hands the line to the full path, which
+  /// stops at once and says so.
+  func attempt(_ operation: () throws(Diagnostic) -> Value) throws(NotHandled) -> Value {
+    if evaluator.interruption.isRequested { throw NotHandled() }
+    do { return try operation() } catch { throw NotHandled() }
+  }
+
+  @inline(__always) func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+  /// Spaces as the lexer counts them.
+  @inline(__always) mutating func skipSpace() {
+    while position < bytes.count {
+      let c = bytes[position]
+      guard c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") || c == UInt8(ascii: "\n")
+      else { return }
+      position += 1
+    }
+  }
+
+  @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+
+  /// What may come after a number or ")" in plain arithmetic: an operator or ")".
+  @inline(__always) static func mayFollowOperand(_ c: UInt8) -> Bool {
+    c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "/")
+      || c == UInt8(ascii: "^") || c == UInt8(ascii: ")")
+  }
+}
