@@ -6,6 +6,13 @@ import PackageDescription
 // ICU into the binary (+50 MB, slower start-up).
 let strictImports: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
+// Release builds put each function in a section of its own, so that the linker can gather the
+// code that start-up runs (linker/hot-text.txt) into a few pages instead of a hundred: see
+// linker/README.md.
+let ownSections: [SwiftSetting] = [
+  .unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))
+]
+
 let package = Package(
   name: "Reckon",
   products: [
@@ -20,12 +27,13 @@ let package = Package(
     .target(
       name: "ReckonCore",
       dependencies: [.product(name: "BigInt", package: "BigInt")],
-      swiftSettings: strictImports
+      swiftSettings: strictImports + ownSections
     ),
     // The content built into the binary (the trivia bank), embedded with C23's #embed.
     .target(name: "ReckonData", exclude: ["questions.txt", "personality", "words.txt", "blocked-words.txt"]),
     // The session state machine and its modes. Imports ReckonCore and the built-in content.
-    .target(name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports),
+    .target(
+      name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports + ownSections),
     // The SQLite store (GRDB) behind the session's Store port. GRDBSQLite (SQLite's C
     // interface) reads the settings at start-up without opening a GRDB pool.
     .target(
@@ -33,7 +41,8 @@ let package = Package(
       dependencies: [
         "ReckonSession", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
-      ]
+      ],
+      swiftSettings: ownSections
     ),
     // libedit, through non-variadic C shims. (No pkgConfig: its -L/usr/lib/… would come
     // before linker/ in the search path.)
@@ -42,12 +51,12 @@ let package = Package(
       providers: [.apt(["libedit-dev"])]
     ),
     // A Swift wrapper over libedit: prompt, history file, completion, Ctrl-C.
-    .target(name: "LineEditor", dependencies: ["CLibEdit"], swiftSettings: strictImports),
+    .target(name: "LineEditor", dependencies: ["CLibEdit"], swiftSettings: strictImports + ownSections),
     // The thin executable: flags, tty detection, the loop, rendering.
     .executableTarget(
       name: "reckon",
       dependencies: ["ReckonSession", "ReckonStore", "LineEditor"],
-      swiftSettings: strictImports,
+      swiftSettings: strictImports + ownSections,
       // Release builds are position-dependent: a PIE spends a quarter of its start-up
       // applying ~70,000 relocations (perf: _dl_relocate_object and its page faults). They
       // also link SQLite, libedit and libstdc++ statically and export no symbols: see
@@ -57,6 +66,7 @@ let package = Package(
           [
             "-Xclang-linker", "-no-pie", "-L", Context.packageDirectory + "/linker",
             "-Xlinker", "--version-script=" + Context.packageDirectory + "/linker/reckon.exports",
+            "-Xlinker", "--section-ordering-file=" + Context.packageDirectory + "/linker/hot-text.txt",
           ], .when(platforms: [.linux], configuration: .release))
       ]
     ),
