@@ -148,7 +148,9 @@ import Testing
   @Test(
     "profile names",
     arguments: [
-      ("ada", nil), ("Zoë", nil), ("kid-2.b_c", nil), ("7", nil), ("", "a profile needs a name"),
+      ("ada", nil), ("Zoë", nil), ("kid-2.b_c", nil), ("7", nil), ("A.b-C_9", nil), ("Ωmega", nil),
+      (String(repeating: "a", count: 32), nil), ("", "a profile needs a name"),
+      ("é b", "a profile name holds only letters, digits, '-', '_' and '.'"),
       ("-x", "a profile name starts with a letter or a digit"),
       ("a b", "a profile name holds only letters, digits, '-', '_' and '.'"),
       ("a/b", "a profile name holds only letters, digits, '-', '_' and '.'"),
