@@ -39,11 +39,13 @@ let package = Package(
     .target(
       name: "ReckonStore",
       dependencies: [
-        "ReckonSession", .product(name: "GRDB", package: "GRDB.swift"),
+        "ReckonSession", "CSQLiteTuning", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ],
       swiftSettings: ownSections
     ),
+    // SQLite's variadic configuration call, wrapped for Swift (a leaner settings read).
+    .target(name: "CSQLiteTuning", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
     // libedit, through non-variadic C shims. (No pkgConfig: its -L/usr/lib/… would come
     // before linker/ in the search path.)
     .systemLibrary(
@@ -76,7 +78,9 @@ let package = Package(
     ),
     // Transcripts run on a real (in-memory) SQLite store, so they see what users see.
     .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession", "ReckonStore"], exclude: ["Transcripts"]),
-    .testTarget(name: "ReckonStoreTests", dependencies: ["ReckonStore"]),
+    .testTarget(
+      name: "ReckonStoreTests",
+      dependencies: ["ReckonStore", "CSQLiteTuning", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
     .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore"]),
     // The fuzz targets (fuzz/README.md): functions over arbitrary bytes. The tests replay the
     // seed corpus and every input the fuzzer ever found through them.

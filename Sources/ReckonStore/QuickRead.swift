@@ -1,3 +1,4 @@
+import CSQLiteTuning
 import GRDBSQLite
 import Glibc
 import ReckonSession
@@ -24,6 +25,9 @@ enum QuickRead {
       name = "file:" + path + "?immutable=1"
       flags |= SQLITE_OPEN_URI
     }
+    // Usually SQLite's first use in the process: no bulk page-cache allocation for a read of
+    // a page or two (17 page faults fewer at every start-up).
+    _ = reckon_sqlite_no_bulk_page_cache()
     guard sqlite3_open_v2(name, &db, flags, nil) == SQLITE_OK else {
       sqlite3_close(db)
       return nil
