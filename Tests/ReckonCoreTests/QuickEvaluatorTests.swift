@@ -31,8 +31,7 @@ import Testing
     ("2^-1", "0.5"),
     ("2*-3", "-6"),
     ("10 - -3", "13"),
-    ("4^(1/2)", "2"),
-    ("2^0.5", "≈ 1.414213562"),
+    ("2^500 / 2^499", "2"),
     (".5 + 1", "1.5"),
     ("0.1+0.2", "0.3"),
     ("((((7))))", "7"),
@@ -56,7 +55,8 @@ import Testing
     "", "   ", "# a comment", "3 # a comment", "x", "pi", "2pi", "x = 3", "ans", "sqrt(4)", "2(3)",
     "(1+2)(3+4)", "2 3", "1e3", "2.5e-3", "1_000", "15%", "200 + 15%", "3!", "1.", "1.5.3", "2**10",
     "3 mod 2", "3 × 4", "3 − 1", "- 3", "-3", "+3", "* 2", "1/0", "0^-1", "10^100000", "2^(10^10)",
-    "(1", "1)", "()", "1 +", "1234567890123456789", "--3",
+    "(1", "1)", "()", "1 +", "1234567890123456789", "--3", "4^(1/2)", "2^0.5", "2^1025", "3^700", "(2^600)^2",
+    "7^200 * 7^200 * 7^200",
     String(repeating: "(", count: 100) + "1" + String(repeating: ")", count: 100),
     "1" + String(repeating: " + 1", count: 64),
   ])
@@ -73,9 +73,33 @@ import Testing
     #expect(Self.quick("1 + 2") == .exact(3))
   }
 
+  /// A line that is not plain arithmetic is found out before any arithmetic is done: a
+  /// mistake at its end costs nothing before the full path reports it. (The evaluator asks
+  /// for Ctrl-C before each operation, which counts them.)
+  @Test(arguments: [
+    "1+2)", "(1+2", "1+2 # a note", "2*3 x", "(3^200 + 1) / (7^100 + 1) 2", "1+2+3+4+5+6+7+8+9+1e3", "((1+2)*(3+4)",
+  ])
+  func findsOutBeforeComputing(line: String) {
+    let counter = OperationCounter()
+    let evaluator = Evaluator(
+      interruption: Interruption {
+        counter.count += 1
+        return false
+      })
+    #expect(Self.quick(line, evaluator: evaluator) == nil)
+    #expect(counter.count == 0)
+    #expect(Self.quick("1+2+3", evaluator: evaluator) == .exact(6))
+    #expect(counter.count == 2)
+  }
+
+  final class OperationCounter: @unchecked Sendable {
+    var count = 0
+  }
+
   /// Random lines of plain arithmetic (and some that are not): whatever the quick path
-  /// answers, the full path answers the same; and it answers nearly all plain lines that
-  /// the full path evaluates, so the batch really takes it.
+  /// answers, the full path answers the same; and it answers most plain lines that the
+  /// full path evaluates, so the batch really takes it. (It leaves the rest on purpose:
+  /// their powers of numbers up to 2^59 go past its 1,024-bit operands.)
   @Test func agreesWithTheFullPathOnRandomLines() {
     var rng = PropertyTests.Generator(state: 20_261_123)
     let evaluator = Evaluator(digitLimit: 2_000)  // powers that are refused are checked too
@@ -97,11 +121,11 @@ import Testing
       }
     }
     #expect(answered > 10_000)
-    #expect(answered >= plainEvaluated * 99 / 100)
+    #expect(answered >= plainEvaluated * 85 / 100)
   }
 
   static func randomLine(depth: Int, rng: inout PropertyTests.Generator, plain: inout Bool) -> String {
-    let operators = ["+", "-", "*", "/", "^", " + ", " - ", " * ", " / ", "^-"]
+    let operators = ["+", "-", "*", "/", "^", " + ", " - ", " * ", " / ", "^-", "\t+ ", " *\t", "\r/ "]
     var line = randomOperand(depth: depth, rng: &rng, plain: &plain)
     for _ in 0..<Int.random(in: 0...4, using: &rng) {
       var op = operators.randomElement(using: &rng)!

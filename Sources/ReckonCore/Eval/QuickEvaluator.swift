@@ -11,11 +11,20 @@
 /// else, from a name, `%`, `!`, an exponent in a number, a digit separator or implicit
 /// multiplication to a long line or any error at all, gives `nil`, and the caller takes the
 /// full path, which also writes the error message with its place.
+///
+/// It never does much work: the whole line's syntax is checked before any arithmetic (so a
+/// line with a mistake at its end costs nothing before the full path reports it), and it
+/// gives up before any operation on numbers of over `maxOperandBits`, before a power whose
+/// result would be larger, and before a fractional power. Big calculations are the full
+/// path's, which stops between steps for Ctrl-C and says where it stopped.
 public struct QuickEvaluator {
-  /// Longer lines take the full path (which checks for Ctrl-C between steps).
+  /// Longer lines take the full path.
   public static let maxLineBytes = 256
-  /// Deeper nesting takes the full path (which has its own limit and message).
-  static let maxDepth = 64
+  /// Lines with more parentheses, unary minuses and powers than this take the full path (so
+  /// the recursion here stays shallow; the full path has its own limit and message).
+  static let maxNesting = 64
+  /// Operands (and results of powers) larger than this take the full path: about 300 digits.
+  static let maxOperandBits = 1024
 
   let evaluator: Evaluator
   let bytes: UnsafeBufferPointer<UInt8>
@@ -37,7 +46,8 @@ public struct QuickEvaluator {
       // continues from ans; one starting with a letter may be a command or a name).
       quick.skipSpace()
       guard let first = quick.peek(),
-        QuickEvaluator.isDigit(first) || first == UInt8(ascii: ".") || first == UInt8(ascii: "(")
+        QuickEvaluator.isDigit(first) || first == UInt8(ascii: ".") || first == UInt8(ascii: "("),
+        quick.isPlainArithmetic()
       else { return nil }
       do throws(NotHandled) {
         let value = try quick.sum()
@@ -46,6 +56,42 @@ public struct QuickEvaluator {
       } catch {
         return nil
       }
+    }
+  }
+
+  /// Whether `bytes` is plain arithmetic, checked without computing anything: operands (a
+  /// number or a parenthesised group, each after any unary minuses) alternate with binary
+  /// operators, the parentheses balance, and there are at most `maxNesting` parentheses,
+  /// unary minuses and powers in all. Exactly the lines the grammar below accepts.
+  func isPlainArithmetic() -> Bool {
+    var scan = self
+    var open = 0
+    var nesting = 0
+    var expectOperand = true
+    while true {
+      scan.skipSpace()
+      guard let c = scan.peek() else { return !expectOperand && open == 0 }
+      if expectOperand {
+        if c == UInt8(ascii: "-") || c == UInt8(ascii: "(") {
+          open += c == UInt8(ascii: "(") ? 1 : 0
+          nesting += 1
+          scan.position += 1
+        } else {
+          guard (try? scan.numberDigits()) != nil else { return false }
+          expectOperand = false
+        }
+      } else if c == UInt8(ascii: ")") {
+        guard open > 0 else { return false }
+        open -= 1
+        scan.position += 1
+      } else if QuickEvaluator.isBinaryOperator(c) {
+        nesting += c == UInt8(ascii: "^") ? 1 : 0
+        expectOperand = true
+        scan.position += 1
+      } else {
+        return false
+      }
+      if nesting > QuickEvaluator.maxNesting { return false }
     }
   }
 
@@ -61,8 +107,10 @@ public struct QuickEvaluator {
       let right = try product()
       left =
         c == UInt8(ascii: "+")
-        ? try attempt { () throws(Diagnostic) in try evaluator.add(left, right, at: Self.nowhere) }
-        : try attempt { () throws(Diagnostic) in try evaluator.add(left, evaluator.negate(right), at: Self.nowhere) }
+        ? try attempt(left, right) { () throws(Diagnostic) in try evaluator.add(left, right, at: Self.nowhere) }
+        : try attempt(left, right) { () throws(Diagnostic) in
+          try evaluator.add(left, evaluator.negate(right), at: Self.nowhere)
+        }
     }
   }
 
@@ -76,8 +124,8 @@ public struct QuickEvaluator {
       let right = try unary()
       left =
         c == UInt8(ascii: "*")
-        ? try attempt { () throws(Diagnostic) in try evaluator.multiply(left, right, at: Self.nowhere) }
-        : try attempt { () throws(Diagnostic) in try evaluator.divide(left, right, at: Self.nowhere) }
+        ? try attempt(left, right) { () throws(Diagnostic) in try evaluator.multiply(left, right, at: Self.nowhere) }
+        : try attempt(left, right) { () throws(Diagnostic) in try evaluator.divide(left, right, at: Self.nowhere) }
     }
   }
 
@@ -98,7 +146,12 @@ public struct QuickEvaluator {
     guard peek() == UInt8(ascii: "^") else { return base }
     position += 1
     let exponent = try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.unary() }
-    return try attempt { () throws(Diagnostic) in try evaluator.power(base, exponent, at: Self.nowhere) }
+    // Whole exponents only, and results within the size the quick path takes on.
+    guard case .exact(let b) = base, case .exact(let e) = exponent, let n = e.intValue,
+      n.magnitude <= UInt(QuickEvaluator.maxOperandBits), b.bitWidth * Int(n.magnitude) <= QuickEvaluator.maxOperandBits
+    else { throw NotHandled() }
+    return try attempt(base, exponent) { () throws(Diagnostic) in try evaluator.power(base, exponent, at: Self.nowhere)
+    }
   }
 
   /// `number | "(" sum ")"`, and nothing may follow directly that would make it more
@@ -123,14 +176,20 @@ public struct QuickEvaluator {
 
   /// `digits [ "." digits ] | "." digits`, at most 18 digits, as the lexer makes it.
   mutating func number() throws(NotHandled) -> Rational {
+    let (value, fractionDigits) = try numberDigits()
+    return Lexer.literal(value, shift: -fractionDigits)
+  }
+
+  /// A number's digits as an integer, and how many of them follow the point.
+  mutating func numberDigits() throws(NotHandled) -> (Int64, Int) {
     var value: Int64 = 0
     var digits = 0
     var fractionDigits = 0
     var seenPoint = false
     while let c = peek() {
       if QuickEvaluator.isDigit(c) {
-        value = value &* 10 &+ Int64(c &- UInt8(ascii: "0"))
         digits += 1
+        if digits <= 18 { value = value * 10 + Int64(c - UInt8(ascii: "0")) }
         if seenPoint { fractionDigits += 1 }
       } else if c == UInt8(ascii: ".") && !seenPoint {
         seenPoint = true
@@ -144,26 +203,32 @@ public struct QuickEvaluator {
     if let c = peek(), c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || c == UInt8(ascii: "_") {
       throw NotHandled()
     }
-    return Lexer.literal(value, shift: -fractionDigits)
+    return (value, fractionDigits)
   }
 
   // MARK: Helpers
 
-  /// Runs `body` one level deeper, refusing nesting past `maxDepth`.
+  /// Runs `body` one level deeper (`isPlainArithmetic` has bounded the depth already).
   mutating func nested(_ body: (inout QuickEvaluator) throws(NotHandled) -> Value) throws(NotHandled) -> Value {
-    guard depth < QuickEvaluator.maxDepth else { throw NotHandled() }
+    guard depth < QuickEvaluator.maxNesting else { throw NotHandled() }
     depth += 1
     defer { depth -= 1 }
     return try body(&self)
   }
 
-  /// An evaluator operation; its error is the full path's to report. Ctrl-C is asked before
-  /// each one, as the full path asks before each node (a line of a few dozen operations on
-  /// 100,000-digit numbers takes seconds): a request hands the line to the full path, which
-  /// stops at once and says so.
-  func attempt(_ operation: () throws(Diagnostic) -> Value) throws(NotHandled) -> Value {
-    if evaluator.interruption.isRequested { throw NotHandled() }
+  /// An evaluator operation on `a` and `b`, when both are small enough; its error is the
+  /// full path's to report. Ctrl-C is asked before each one, as the full path asks before
+  /// each node; a request hands the line to the full path, which stops at once and says so.
+  func attempt(_ a: Value, _ b: Value, _ operation: () throws(Diagnostic) -> Value) throws(NotHandled) -> Value {
+    guard QuickEvaluator.isSmall(a), QuickEvaluator.isSmall(b), !evaluator.interruption.isRequested else {
+      throw NotHandled()
+    }
     do { return try operation() } catch { throw NotHandled() }
+  }
+
+  static func isSmall(_ value: Value) -> Bool {
+    if case .exact(let r) = value { return r.bitWidth <= maxOperandBits }
+    return true
   }
 
   @inline(__always) func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
@@ -180,9 +245,11 @@ public struct QuickEvaluator {
 
   @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
 
-  /// What may come after a number or ")" in plain arithmetic: an operator or ")".
-  @inline(__always) static func mayFollowOperand(_ c: UInt8) -> Bool {
+  @inline(__always) static func isBinaryOperator(_ c: UInt8) -> Bool {
     c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "/")
-      || c == UInt8(ascii: "^") || c == UInt8(ascii: ")")
+      || c == UInt8(ascii: "^")
   }
+
+  /// What may come after a number or ")" in plain arithmetic: an operator or ")".
+  @inline(__always) static func mayFollowOperand(_ c: UInt8) -> Bool { isBinaryOperator(c) || c == UInt8(ascii: ")") }
 }
