@@ -26,7 +26,6 @@ public struct QuickEvaluator {
   /// Operands (and results of powers) larger than this take the full path: about 300 digits.
   static let maxOperandBits = 1024
 
-  let evaluator: Evaluator
   let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
   var depth = 0
@@ -34,32 +33,39 @@ public struct QuickEvaluator {
   /// A failure: not plain arithmetic, or an error the full path should report.
   struct NotHandled: Error {}
 
-  static let nowhere = SourceSpan(0, 0)
-
   /// The value of `line` when it is plain arithmetic that evaluates without error; else `nil`.
   public static func value(of line: String, evaluator: Evaluator) -> Value? {
     var line = line
     guard line.utf8.count <= maxLineBytes else { return nil }
     return line.withUTF8 { bytes in
-      var quick = QuickEvaluator(evaluator: evaluator, bytes: bytes)
+      let quick = QuickEvaluator(bytes: bytes)
       // The first byte decides: a digit, "." or "(" (a line starting with an operator
       // continues from ans; one starting with a letter may be a command or a name).
-      quick.skipSpace()
-      guard let first = quick.peek(),
+      var start = quick
+      start.skipSpace()
+      guard let first = start.peek(),
         QuickEvaluator.isDigit(first) || first == UInt8(ascii: ".") || first == UInt8(ascii: "("),
         quick.isPlainArithmetic()
       else { return nil }
-      do throws(NotHandled) {
-        let value = try quick.sum()
-        quick.skipSpace()
-        return quick.position == bytes.count ? value : nil
-      } catch {
-        return nil
-      }
+      // Machine words first (most lines), then the evaluator's own numbers and operations.
+      if let small = quick.evaluate(in: MachineLane()) { return .exact(small.rational) }
+      return quick.evaluate(in: ExactLane(evaluator: evaluator))
     }
   }
 
-  /// Whether `bytes` is plain arithmetic, checked without computing anything: operands (a
+  /// The line's value computed in `lane`, or nil if the lane cannot compute it.
+  func evaluate<Lane: QuickLane>(in lane: Lane) -> Lane.Number? {
+    var quick = self
+    do throws(NotHandled) {
+      let value = try quick.sum(lane)
+      quick.skipSpace()
+      return quick.position == bytes.count ? value : nil
+    } catch {
+      return nil
+    }
+  }
+
+  /// Whether the line is plain arithmetic, checked without computing anything: operands (a
   /// number or a parenthesised group, each after any unary minuses) alternate with binary
   /// operators, the parentheses balance, and there are at most `maxNesting` parentheses,
   /// unary minuses and powers in all. Exactly the lines the grammar below accepts.
@@ -98,89 +104,72 @@ public struct QuickEvaluator {
   // MARK: Grammar, loosest first (grammar/reckon.ebnf: additive … primary)
 
   /// `product { ("+" | "-") product }`
-  mutating func sum() throws(NotHandled) -> Value {
-    var left = try product()
+  mutating func sum<Lane: QuickLane>(_ lane: Lane) throws(NotHandled) -> Lane.Number {
+    var left = try product(lane)
     while true {
       skipSpace()
       guard let c = peek(), c == UInt8(ascii: "+") || c == UInt8(ascii: "-") else { return left }
       position += 1
-      let right = try product()
-      left =
-        c == UInt8(ascii: "+")
-        ? try attempt(left, right) { () throws(Diagnostic) in try evaluator.add(left, right, at: Self.nowhere) }
-        : try attempt(left, right) { () throws(Diagnostic) in
-          try evaluator.add(left, evaluator.negate(right), at: Self.nowhere)
-        }
+      let right = try product(lane)
+      left = c == UInt8(ascii: "+") ? try lane.add(left, right) : try lane.subtract(left, right)
     }
   }
 
   /// `unary { ("*" | "/") unary }`
-  mutating func product() throws(NotHandled) -> Value {
-    var left = try unary()
+  mutating func product<Lane: QuickLane>(_ lane: Lane) throws(NotHandled) -> Lane.Number {
+    var left = try unary(lane)
     while true {
       skipSpace()
       guard let c = peek(), c == UInt8(ascii: "*") || c == UInt8(ascii: "/") else { return left }
       position += 1
-      let right = try unary()
-      left =
-        c == UInt8(ascii: "*")
-        ? try attempt(left, right) { () throws(Diagnostic) in try evaluator.multiply(left, right, at: Self.nowhere) }
-        : try attempt(left, right) { () throws(Diagnostic) in try evaluator.divide(left, right, at: Self.nowhere) }
+      let right = try unary(lane)
+      left = c == UInt8(ascii: "*") ? try lane.multiply(left, right) : try lane.divide(left, right)
     }
   }
 
   /// `"-" unary | power`
-  mutating func unary() throws(NotHandled) -> Value {
+  mutating func unary<Lane: QuickLane>(_ lane: Lane) throws(NotHandled) -> Lane.Number {
     skipSpace()
     if peek() == UInt8(ascii: "-") {
       position += 1
-      return evaluator.negate(try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.unary() })
+      return try lane.negate(try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.unary(lane) })
     }
-    return try power()
+    return try power(lane)
   }
 
   /// `primary [ "^" unary ]`
-  mutating func power() throws(NotHandled) -> Value {
-    let base = try primary()
+  mutating func power<Lane: QuickLane>(_ lane: Lane) throws(NotHandled) -> Lane.Number {
+    let base = try primary(lane)
     skipSpace()
     guard peek() == UInt8(ascii: "^") else { return base }
     position += 1
-    let exponent = try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.unary() }
-    // Whole exponents only, and results within the size the quick path takes on.
-    guard case .exact(let b) = base, case .exact(let e) = exponent, let n = e.intValue,
-      n.magnitude <= UInt(QuickEvaluator.maxOperandBits), b.bitWidth * Int(n.magnitude) <= QuickEvaluator.maxOperandBits
-    else { throw NotHandled() }
-    return try attempt(base, exponent) { () throws(Diagnostic) in try evaluator.power(base, exponent, at: Self.nowhere)
-    }
+    let exponent = try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.unary(lane) }
+    return try lane.power(base, exponent)
   }
 
   /// `number | "(" sum ")"`, and nothing may follow directly that would make it more
   /// (a name or "(" multiplies implicitly; "!" and "%" are postfix operators).
-  mutating func primary() throws(NotHandled) -> Value {
+  mutating func primary<Lane: QuickLane>(_ lane: Lane) throws(NotHandled) -> Lane.Number {
     skipSpace()
     guard let c = peek() else { throw NotHandled() }
-    let value: Value
+    let value: Lane.Number
     if c == UInt8(ascii: "(") {
       position += 1
-      value = try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.sum() }
+      value = try nested { (q: inout QuickEvaluator) throws(NotHandled) in try q.sum(lane) }
       skipSpace()
       guard peek() == UInt8(ascii: ")") else { throw NotHandled() }
       position += 1
     } else {
-      value = .exact(try number())
+      let (digits, fractionDigits) = try numberDigits()
+      value = try lane.literal(digits, fractionDigits: fractionDigits)
     }
     skipSpace()
     if let next = peek(), !QuickEvaluator.mayFollowOperand(next) { throw NotHandled() }
     return value
   }
 
-  /// `digits [ "." digits ] | "." digits`, at most 18 digits, as the lexer makes it.
-  mutating func number() throws(NotHandled) -> Rational {
-    let (value, fractionDigits) = try numberDigits()
-    return Lexer.literal(value, shift: -fractionDigits)
-  }
-
-  /// A number's digits as an integer, and how many of them follow the point.
+  /// `digits [ "." digits ] | "." digits`, at most 18 digits, as the lexer reads it: the
+  /// digits as one integer, and how many of them follow the point.
   mutating func numberDigits() throws(NotHandled) -> (Int64, Int) {
     var value: Int64 = 0
     var digits = 0
@@ -209,26 +198,13 @@ public struct QuickEvaluator {
   // MARK: Helpers
 
   /// Runs `body` one level deeper (`isPlainArithmetic` has bounded the depth already).
-  mutating func nested(_ body: (inout QuickEvaluator) throws(NotHandled) -> Value) throws(NotHandled) -> Value {
+  mutating func nested<Number>(_ body: (inout QuickEvaluator) throws(NotHandled) -> Number) throws(NotHandled)
+    -> Number
+  {
     guard depth < QuickEvaluator.maxNesting else { throw NotHandled() }
     depth += 1
     defer { depth -= 1 }
     return try body(&self)
-  }
-
-  /// An evaluator operation on `a` and `b`, when both are small enough; its error is the
-  /// full path's to report. Ctrl-C is asked before each one, as the full path asks before
-  /// each node; a request hands the line to the full path, which stops at once and says so.
-  func attempt(_ a: Value, _ b: Value, _ operation: () throws(Diagnostic) -> Value) throws(NotHandled) -> Value {
-    guard QuickEvaluator.isSmall(a), QuickEvaluator.isSmall(b), !evaluator.interruption.isRequested else {
-      throw NotHandled()
-    }
-    do { return try operation() } catch { throw NotHandled() }
-  }
-
-  static func isSmall(_ value: Value) -> Bool {
-    if case .exact(let r) = value { return r.bitWidth <= maxOperandBits }
-    return true
   }
 
   @inline(__always) func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
