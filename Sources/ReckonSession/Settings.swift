@@ -40,10 +40,12 @@ public struct Settings: Sendable, Hashable {
   }
 
   static func percentage(_ text: String) -> Rational? {
-    guard let expr = try? Parser.parseExpression(text),
-      case .exact(let r)? = try? Evaluator().evaluate(expr, in: Environment()),
-      !r.isNegative, r <= 1000
-    else { return nil }
+    // Saved rates are plain numbers ("15", "12.5"): the quick path reads them without the
+    // lexer and parser, which every start-up with saved settings would otherwise page in.
+    let value =
+      QuickEvaluator.value(of: text, evaluator: Evaluator())
+      ?? (try? Parser.parseExpression(text)).flatMap { try? Evaluator().evaluate($0, in: Environment()) }
+    guard case .exact(let r)? = value, !r.isNegative, r <= 1000 else { return nil }
     return r
   }
 }

@@ -25,7 +25,12 @@ public struct DrillOptions: Sendable, Hashable {
       return n
     }
     while i < words.count {
-      let word = words[i].lowercased()
+      // lowercased() is the identity on lowercase ASCII and on the symbols, the words saved
+      // settings hold: skipping it spares every start-up Unicode's case tables.
+      let needsLowercasing =
+        words[i] != "×" && words[i] != "÷" && words[i] != "−"
+        && words[i].utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
+      let word = needsLowercasing ? words[i].lowercased() : words[i]
       switch word {
       case "all": options.tables = Array(2...9)
       case "random": options.random = true
