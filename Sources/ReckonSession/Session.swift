@@ -17,6 +17,14 @@ public struct Session: Sendable {
     state = SessionState(clock: clock, random: random, store: store, profile: profile)
   }
 
+  /// A session whose profile is `profile()`, worked out when it is first needed.
+  public init(
+    clock: any Clock, random: any RandomSource, store: (any Store)?,
+    lazyProfile profile: @escaping @Sendable () -> String
+  ) {
+    state = SessionState(clock: clock, random: random, store: store, lazyProfile: profile)
+  }
+
   /// Loads the profile's saved settings from the store; a problem is returned as a warning
   /// and the defaults stay.
   public mutating func restoreSettings() -> [Output] {

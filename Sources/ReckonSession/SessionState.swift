@@ -11,8 +11,14 @@ public struct SessionState: Sendable {
   public var random: any RandomSource
   /// Where progress and settings are kept; nil runs without saving anything.
   public let store: (any Store)?
-  /// Whose settings and progress these are.
-  public internal(set) var profile: String
+  /// Whose settings and progress these are. Worked out when first asked for: the login
+  /// name may take a lookup in the password database, which a calculation that reads and
+  /// saves nothing should not pay for at start-up.
+  public internal(set) var profile: String {
+    get { profileName.value }
+    set { profileName = LazyName(newValue) }
+  }
+  private var profileName: LazyName
   /// What has failed to save already: the user has been told once, later failures stay quiet.
   var failedToSave: Set<String> = []
   /// Writes that failed (a full disk, say), oldest first. Each later save tries them again
@@ -43,7 +49,18 @@ public struct SessionState: Sendable {
     self.clock = clock
     self.random = random
     self.store = store
-    self.profile = profile
+    self.profileName = LazyName(profile)
+  }
+
+  /// A session whose profile is `profile()`, called when the profile is first needed.
+  public init(
+    clock: any Clock, random: any RandomSource, store: (any Store)?,
+    lazyProfile profile: @escaping @Sendable () -> String
+  ) {
+    self.clock = clock
+    self.random = random
+    self.store = store
+    self.profileName = LazyName(profile)
   }
 
   public var formatter: NumberFormatter {
@@ -117,7 +134,7 @@ public struct SessionState: Sendable {
   /// Loads the profile's saved settings over the defaults; a problem is one warning.
   mutating func loadSettings() -> [Output] {
     settings = Settings()
-    guard let store else { return [] }
+    guard let store, store.mayHaveSavedData else { return [] }
     do {
       settings.restore(try store.settings(profile: profile))
       return store.takeWarnings().map { .warning($0) }

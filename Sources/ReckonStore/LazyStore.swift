@@ -46,6 +46,8 @@ public final class LazyStore: Store, @unchecked Sendable {
 
   public func takeWarnings() -> [String] { current?.takeWarnings() ?? [] }
 
+  public var mayHaveSavedData: Bool { isOpen || fileExists }
+
   public func settings(profile: String) throws(StoreError) -> SavedSettings {
     if !isOpen {
       guard fileExists else { return [:] }

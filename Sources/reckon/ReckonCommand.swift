@@ -35,9 +35,12 @@ enum ReckonCommand {
     let terminal = Terminal()
     OutputStream.encodesLatin1 = Terminal.localeIsLatin1()
     let paths = DataPaths(dataDir: options.dataDir)
+    // The login name is looked up only when the profile is first needed (a calculation
+    // with no database never needs it; without USER it costs a password-database lookup).
+    let profile = options.profile
     var session = Session(
       clock: SystemClock(), random: systemRandom(), store: LazyStore(path: paths.database),
-      profile: options.profile ?? Profiles.initial(loginName: loginName()))
+      lazyProfile: { profile ?? Profiles.initial(loginName: loginName()) })
     var runner = Runner(terminal: terminal)
     runner.startup = Reply(session.restoreSettings())
     session.state.files = SystemFiles()

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ReckonSession
+import Synchronization
 import Testing
 
 @testable import ReckonStore
@@ -253,6 +254,32 @@ import Testing
     let empty = try DatabaseQueue(path: folder.path + "/empty.sqlite")
     try empty.close()
     #expect(QuickRead.settings(path: folder.path + "/empty.sqlite", profile: "ada") == nil)
+  }
+
+  /// The profile (the login name, which may need a password-database lookup) is worked out
+  /// only when the store is used: not for calculations with no database yet, once when a
+  /// setting is saved, and then the next session reads that profile's settings.
+  @Test func theProfileIsWorkedOutOnlyWhenTheStoreIsUsed() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    let lookups = Mutex(0)
+    let profile: @Sendable () -> String = {
+      lookups.withLock { $0 += 1 }
+      return "ada"
+    }
+    var session = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), lazyProfile: profile)
+    #expect(session.restoreSettings().isEmpty)
+    #expect(session.handle("1/3").outputs == [.result("0.3333333333…")])
+    #expect(lookups.withLock { $0 } == 0)
+    #expect(session.handle("set digits 5").outputs == [.note("digits: 5")])
+    #expect(session.handle("1/3").outputs == [.result("0.33333…")])
+    #expect(lookups.withLock { $0 } == 1)
+    var next = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), lazyProfile: profile)
+    #expect(next.restoreSettings().isEmpty)
+    #expect(lookups.withLock { $0 } == 2)
+    #expect(next.handle("1/3").outputs == [.result("0.33333…")])
   }
 
   /// A damaged database found at start-up is moved aside, and the warning reaches the user

@@ -11,6 +11,9 @@ public protocol Store: AnyObject, Sendable {
   /// opens nothing.
   func takeWarnings() -> [String]
 
+  /// False when there is certainly nothing saved yet (no database file): start-up then
+  /// reads no settings, and need not know whose they would be.
+  var mayHaveSavedData: Bool { get }
   /// The settings saved for a profile, as text (`digits` → `20`).
   func settings(profile: String) throws(StoreError) -> SavedSettings
   /// Saves one setting for a profile, replacing any earlier value (and creating the
@@ -59,6 +62,11 @@ public protocol Store: AnyObject, Sendable {
   func saveAnagramRound(_ round: AnagramRecord) throws(StoreError)
   /// A profile's anagram rounds, oldest first.
   func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord]
+}
+
+extension Store {
+  /// A store that cannot tell answers that it may have something.
+  public var mayHaveSavedData: Bool { true }
 }
 
 /// Settings as the store keeps them: text by name.
