@@ -15,7 +15,7 @@ public struct SessionState: Sendable {
   /// name may take a lookup in the password database, which a calculation that reads and
   /// saves nothing should not pay for at start-up.
   public internal(set) var profile: String {
-    get { profileName.value }
+    get { profileName.name }
     set { profileName = LazyName(newValue) }
   }
   private var profileName: LazyName

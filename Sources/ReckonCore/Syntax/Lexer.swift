@@ -192,7 +192,12 @@ public struct Lexer {
     return Rational(numerator: value, denominator: BigInt(10).power(-shift))
   }
 
-  static let powersOfTen: [Int64] = (0...18).map { p in (0..<p).reduce(Int64(1)) { r, _ in r * 10 } }
+  /// 10^0 … 10^18, written out (computing them pulled generic code into every start-up).
+  static let powersOfTen: [Int64] = [
+    1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+    100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+    10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+  ]
 
   @inline(__always) static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
 
