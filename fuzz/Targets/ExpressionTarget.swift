@@ -3,7 +3,8 @@ import ReckonCore
 /// The pure core on one line of arbitrary bytes: lex, parse, evaluate, format.
 ///
 /// Invariants: an error points inside the line (or just past its end); a result printed
-/// exactly (no `…`, no `≈`) reads back as the same number; nothing traps.
+/// exactly (no `…`, no `≈`) reads back as the same number; the calculator's quick path for
+/// plain arithmetic, when it answers, answers what the full path does; nothing traps.
 ///
 /// Numbers are limited to 2,000 digits rather than 100,000: the limit's code is the same, and
 /// under the sanitizers a 100,000-digit multiplication takes seconds that are better spent on
@@ -19,12 +20,14 @@ enum ExpressionTarget {
     guard bytes.count <= 65_536 else { return }
     let line = String(decoding: bytes, as: UTF8.self)
     let length = line.unicodeScalars.count
+    let quick = QuickEvaluator.value(of: line, evaluator: Evaluator(digitLimit: digitLimit))
     do {
       switch try Parser.parseLine(line, maxExponent: digitLimit) {
       case .empty:
         return
       case .expression(let expr, _), .assignment(_, _, let expr):
         let value = try Evaluator(digitLimit: digitLimit).evaluate(expr, in: environment)
+        require(quick == nil || quick == value, "the quick path gave \(quick!) for \(line.debugDescription)")
         var formatter = NumberFormatter()
         formatter.maxExactPlaces = digitLimit
         let text = formatter.format(value)
@@ -34,6 +37,7 @@ enum ExpressionTarget {
         require(back == .exact(r), "\(text) does not read back as the value of \(line.debugDescription)")
       }
     } catch {
+      require(quick == nil, "the quick path answered \(line.debugDescription), which is an error")
       require(!error.message.isEmpty, "an empty error message for \(line.debugDescription)")
       require(
         error.span.start >= 0 && error.span.start <= length && error.span.end <= length + 1,
