@@ -6,8 +6,9 @@
 /// It answers only when it is sure to agree with the full path (`Parser.parseLine` then
 /// `Evaluator.evaluate`): the grammar's precedence is the same (`^` binds tighter than unary
 /// minus and is right-associative; `*` and `/` tighter than `+` and `-`, all left-associative),
-/// numbers are made by the lexer's own `Lexer.literal`, and every operation is the
-/// evaluator's own (`add`, `multiply`, `divide`, `power`, with their size checks). Anything
+/// numbers are read as the lexer reads them, and the arithmetic is exact: in machine words
+/// (`MachineLane`: fractions in lowest terms, the one form `Rational` keeps, refusing on any
+/// overflow) or else with the evaluator's own operations and size checks (`ExactLane`). Anything
 /// else, from a name, `%`, `!`, an exponent in a number, a digit separator or implicit
 /// multiplication to a long line or any error at all, gives `nil`, and the caller takes the
 /// full path, which also writes the error message with its place.
