@@ -25,8 +25,9 @@ public struct Session: Sendable {
     state = SessionState(clock: clock, random: random, store: store, lazyProfile: profile)
   }
 
-  /// Loads the profile's saved settings from the store; a problem is returned as a warning
-  /// and the defaults stay.
+  /// Reads the profile's saved settings from the store now, rather than when a line first
+  /// needs them (the prompt does, so that what the read has to say comes first); a problem is
+  /// returned as a warning and the defaults stay.
   public mutating func restoreSettings() -> [Output] {
     state.loadSettings()
   }
@@ -63,14 +64,22 @@ public struct Session: Sendable {
     case .daily(var daily):
       let (reply, done) = daily.tick(in: &state)
       mode = done ? .calculator(CalculatorMode()) : .daily(daily)
-      return reply
+      return withPending(reply)
     case .anagram(var round):
       let (reply, done) = round.tick(in: &state)
       mode = done ? .calculator(CalculatorMode()) : .anagram(round)
-      return reply
+      return withPending(reply)
     default:
       return Reply()
     }
+  }
+
+  /// `reply` after whatever the session kept for the next reply (the settings' read).
+  private mutating func withPending(_ reply: Reply) -> Reply {
+    guard !state.pending.isEmpty else { return reply }
+    var reply = reply
+    reply.outputs = state.takePending() + reply.outputs
+    return reply
   }
 
   /// Handles one line of input.
@@ -84,7 +93,7 @@ public struct Session: Sendable {
     var current = mode
     let reply = current.handle(line, in: &state)
     mode = current
-    return reply
+    return withPending(reply)
   }
 
   /// The end of input (Ctrl-D or the end of a piped file): a mode may want to say goodbye.
@@ -93,7 +102,7 @@ public struct Session: Sendable {
     var reply = current.finish(in: &state)
     mode = current
     reply.outputs += state.saveWhatWasKept()
-    return reply
+    return withPending(reply)
   }
 
   /// Completions for the word that ends `textBeforeCursor`: commands (as a first word),

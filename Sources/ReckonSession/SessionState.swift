@@ -6,7 +6,25 @@ public struct SessionState: Sendable {
   public var environment = Environment()
   /// The memory register (M+, M−, MR, MC); nil when empty.
   public var memory: Value?
-  public var settings = Settings()
+  /// The profile's settings, read from the store when first needed: most lines (`2+2`, a
+  /// bill's tip in cents) print the same whatever they are, and a `reckon -e` that never needs
+  /// them never opens the database. What the read has to say (a damaged database moved aside)
+  /// comes with the reply of the line that needed it.
+  public var settings: Settings {
+    mutating get {
+      if !settingsAreRead { pending += loadSettings() }
+      return readSettings
+    }
+    set {
+      readSettings = newValue
+      settingsAreRead = true
+    }
+  }
+  private var readSettings = Settings()
+  private var settingsAreRead = false
+  /// Outputs that belong to no reply yet (the settings' read, when a line first needed it): the
+  /// session puts them at the start of the reply being made.
+  var pending: [Output] = []
   public let clock: any Clock
   public var random: any RandomSource
   /// Where progress and settings are kept; nil runs without saving anything.
@@ -63,10 +81,22 @@ public struct SessionState: Sendable {
     self.profileName = LazyName(profile)
   }
 
+  /// How values print, with the profile's digits.
   public var formatter: NumberFormatter {
-    var formatter = settings.formatter
-    formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
-    return formatter
+    mutating get {
+      var formatter = settings.formatter
+      formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
+      return formatter
+    }
+  }
+
+  /// A value as it prints. Integers and terminating decimals print in full whatever the
+  /// digits setting says, so only the other values read the settings.
+  public mutating func text(of value: Value) -> String {
+    guard case .exact(let r) = value else { return formatter.format(value) }
+    var full = NumberFormatter()
+    full.maxExactPlaces = min(full.maxExactPlaces, digitLimit)
+    return full.exactDecimal(r) ?? formatter.shortened(r)
   }
 
   // MARK: Trivia questions
@@ -131,16 +161,23 @@ public struct SessionState: Sendable {
 
   // MARK: The store
 
-  /// Loads the profile's saved settings over the defaults; a problem is one warning.
+  /// Reads the profile's saved settings over the defaults now; a problem is one warning.
   mutating func loadSettings() -> [Output] {
-    settings = Settings()
+    settingsAreRead = true
+    readSettings = Settings()
     guard let store, store.mayHaveSavedData else { return [] }
     do {
-      settings.restore(try store.settings(profile: profile))
+      readSettings.restore(try store.settings(profile: profile))
       return store.takeWarnings().map { .warning($0) }
     } catch {
       return [.warning("saved settings could not be read: \(error.message)")]
     }
+  }
+
+  /// The outputs kept for the next reply, and none kept any more.
+  mutating func takePending() -> [Output] {
+    defer { pending = [] }
+    return pending
   }
 
   /// Saves one setting of the profile (only that one: another Reckon may have changed the

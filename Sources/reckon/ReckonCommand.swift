@@ -42,9 +42,12 @@ enum ReckonCommand {
       clock: SystemClock(), random: systemRandom(), store: LazyStore(path: paths.database),
       lazyProfile: { profile ?? Profiles.initial(loginName: loginName()) })
     var runner = Runner(terminal: terminal)
-    runner.startup = Reply(session.restoreSettings())
-    session.state.files = SystemFiles()
     let batch = !options.expressions.isEmpty || !options.files.isEmpty || !terminal.interactive
+    // At the prompt the settings are read now, so that anything the read has to say (a
+    // damaged database moved aside) comes first. A script reads them when a line first needs
+    // them: `reckon -e 2+2` prints the same whatever they are, and opens no database.
+    if !batch { runner.startup = Reply(session.restoreSettings()) }
+    session.state.files = SystemFiles()
     for path in options.questionFiles {
       switch session.state.importQuestions(from: path) {
       case .failure(let problem):

@@ -192,13 +192,22 @@ import Testing
     #expect(run.status == 0)
   }
 
-  /// A database that is not one: moved aside with a message, a fresh one started.
+  /// A database that is not one: moved aside with a message, a fresh one started, when a line
+  /// first needs it (1/3 needs the digits setting). A line that needs nothing from it (1+1)
+  /// leaves it as it is.
   @Test func aDamagedDatabaseIsMovedAside() throws {
     let home = try TemporaryFolder()
     defer { home.remove() }
-    _ = try home.write("reckon.sqlite", Data(repeating: 0x5A, count: 10_000))
-    let run = try ReckonProcess.run(["-e", "1+1"], environment: Self.environment(home: home.path))
-    #expect(run.stdout == "2\n")
+    let garbage = Data(repeating: 0x5A, count: 10_000)
+    _ = try home.write("reckon.sqlite", garbage)
+    let untouched = try ReckonProcess.run(["-e", "1+1"], environment: Self.environment(home: home.path))
+    #expect(untouched.stdout == "2\n")
+    #expect(untouched.stderr == "")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == ["reckon.sqlite"])
+    #expect(FileManager.default.contents(atPath: home.path + "/reckon.sqlite") == garbage)
+
+    let run = try ReckonProcess.run(["-e", "1+1", "-e", "1/3"], environment: Self.environment(home: home.path))
+    #expect(run.stdout == "2\n0.3333333333…\n")
     #expect(run.stderr.hasPrefix("reckon: warning: \(home.path)/reckon.sqlite was damaged"))
     #expect(run.status == 0)
     let files = try FileManager.default.contentsOfDirectory(atPath: home.path)

@@ -112,6 +112,41 @@ import Testing
     }
     #expect(Money.format(r) == expected)
   }
+
+  /// `exactDecimal` gives a value's text exactly when the digits setting cannot change it (the
+  /// session prints such values without reading the settings): then it is what `format` prints
+  /// at any number of digits; otherwise 3 and 200 digits print differently (the values here have
+  /// integer parts under 200 digits).
+  @Test func exactDecimalIsTheTextThatNoDigitsSettingChanges() {
+    var rng = Generator(state: 7)
+    var limited = NumberFormatter(digits: 3)
+    limited.maxExactPlaces = 40
+    for round in 0..<6000 {
+      // Denominators made of 2s and 5s (terminating), of other primes too, and past one word.
+      let twos = Int.random(in: 0...70, using: &rng)
+      let fives = Int.random(in: 0...(round % 3 == 0 ? 40 : 3), using: &rng)
+      let other = [1, 1, 1, 3, 7, 9, 11, 1_000_003][round % 8]
+      let denominator = BigInt(2).power(twos) * BigInt(5).power(fives) * BigInt(other)
+      var numerator = BigInt(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
+      if round % 5 == 0 { numerator *= BigInt(10).power(Int.random(in: 1...30, using: &rng)) }
+      let r = Rational(numerator: numerator, denominator: denominator)
+      for base in [NumberFormatter(digits: 10), limited] {
+        var few = base
+        few.digits = 3
+        var many = base
+        many.digits = 200
+        if let text = base.exactDecimal(r) {
+          #expect(text == few.format(r) && text == many.format(r), "\(numerator)/\(denominator)")
+        } else {
+          #expect(few.format(r) != many.format(r), "\(numerator)/\(denominator)")
+        }
+      }
+    }
+    #expect(NumberFormatter().exactDecimal(Rational(1, 3)) == nil)
+    #expect(NumberFormatter().exactDecimal(Rational(-5, 8)) == "-0.625")
+    #expect(NumberFormatter().exactDecimal(Rational(BigInt(10).power(30))) == "1" + String(repeating: "0", count: 30))
+    #expect(limited.exactDecimal(Rational(numerator: 1, denominator: BigInt(2).power(41))) == nil)
+  }
 }
 
 /// Decimal conversion by halves agrees with BigInt's own, digit for digit, at every size
@@ -213,4 +248,5 @@ import Testing
       #expect(r.denominator.sign == .plus && r * b == .one && r.numerator.sign == .minus)
     }
   }
+
 }

@@ -282,6 +282,51 @@ import Testing
     #expect(next.handle("1/3").outputs == [.result("0.33333…")])
   }
 
+  /// A script's session reads the settings when a line first needs them: `2+2`, a terminating
+  /// decimal and a big integer print the same whatever they say, so the database is not
+  /// opened (nor the profile worked out); `1/3` reads the saved digits.
+  @Test func settingsAreReadWhenALineFirstNeedsThem() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    var first = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
+    #expect(first.handle("set digits 5").outputs == [.note("digits: 5")])
+    let lookups = Mutex(0)
+    let profile: @Sendable () -> String = {
+      lookups.withLock { $0 += 1 }
+      return "ada"
+    }
+    let store = LazyStore(path: path)
+    var session = Session(clock: ManualClock(), random: SeededRandom(seed: 1), store: store, lazyProfile: profile)
+    #expect(session.handle("2+2").outputs == [.result("4")])
+    #expect(session.handle("x = 2^70 / 1024").outputs == [.result("1152921504606846976")])
+    #expect(session.handle("1/8").outputs == [.result("0.125")])
+    #expect(session.handle("mr").outputs == [.note("memory is empty")])
+    #expect(lookups.withLock { $0 } == 0)
+    #expect(!store.isOpen)
+    #expect(session.handle("1/3").outputs == [.result("0.33333…")])
+    #expect(lookups.withLock { $0 } == 1)
+    #expect(session.handle("sqrt(2)").outputs == [.result("≈ 1.4142")])
+    #expect(lookups.withLock { $0 } == 1)
+  }
+
+  /// What reading the settings has to say comes with the reply of the line that needed them,
+  /// before its result; a line that needs nothing from the database leaves a damaged one as it is.
+  @Test func aDamagedDatabaseIsFoundByTheFirstLineThatNeedsIt() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    var session = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
+    #expect(session.handle("6*7").outputs == [.result("42")])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["reckon.sqlite"])
+    let reply = session.handle("2/3")
+    #expect(reply.outputs.count == 2)
+    #expect("\(reply.outputs.first!)".contains("was damaged"))
+    #expect(reply.outputs.last == .result("0.6666666666…"))
+    #expect(session.handle("2/3").outputs == [.result("0.6666666666…")])
+  }
+
   /// A damaged database found at start-up is moved aside, and the warning reaches the user
   /// through the settings read.
   @Test func aDamagedDatabaseAtStartUpIsMovedAsideWithAWarning() throws {

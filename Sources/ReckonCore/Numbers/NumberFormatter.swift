@@ -28,22 +28,33 @@ public struct NumberFormatter: Sendable {
 
   /// An exact rational in decimal.
   public func format(_ r: Rational) -> String {
+    exactDecimal(r) ?? shortened(r)
+  }
+
+  /// A value that `exactDecimal` does not give, with `digits` significant digits and `…`.
+  public func shortened(_ r: Rational) -> String {
+    if case .small(let n, let d) = r.storage, let text = smallTruncated(n, UInt64(d)) { return text }
+    return (r.isNegative ? "-" : "") + truncated(r.numerator.magnitude, r.denominator.magnitude)
+  }
+
+  /// An integer or a terminating decimal (of at most `maxExactPlaces` places) in full: the text
+  /// that does not depend on `digits`. nil for the values that `digits` cuts short.
+  public func exactDecimal(_ r: Rational) -> String? {
     if case .small(let n, let d) = r.storage {
       if d == 1 { return String(n) }
-      if let text = NumberFormatter.smallTerminating(n, d) ?? smallTruncated(n, UInt64(d)) { return text }
+      if let text = NumberFormatter.smallTerminating(n, d) { return text }
+      if !NumberFormatter.terminates(UInt64(d)) { return nil }
     }
     if r.isInteger { return DecimalDigits.string(r.numerator) }
-    let sign = r.isNegative ? "-" : ""
-    let num = r.numerator.magnitude
     let den = r.denominator.magnitude
-    if let (twos, fives) = NumberFormatter.twosAndFives(den), max(twos, fives) <= maxExactPlaces {
-      // num / (2^twos · 5^fives) = num · 2^(places − twos) · 5^(places − fives) / 10^places:
-      // no division, and one of the two factors is 1.
-      let places = max(twos, fives)
-      let scaled = (num * BigUInt(5).power(places - fives)) << (places - twos)
-      return sign + NumberFormatter.insertPoint(DecimalDigits.string(scaled), places: places)
+    guard let (twos, fives) = NumberFormatter.twosAndFives(den), max(twos, fives) <= maxExactPlaces else {
+      return nil
     }
-    return sign + truncated(num, den)
+    // num / (2^twos · 5^fives) = num · 2^(places − twos) · 5^(places − fives) / 10^places:
+    // no division, and one of the two factors is 1.
+    let places = max(twos, fives)
+    let scaled = (r.numerator.magnitude * BigUInt(5).power(places - fives)) << (places - twos)
+    return (r.isNegative ? "-" : "") + NumberFormatter.insertPoint(DecimalDigits.string(scaled), places: places)
   }
 
   /// `truncated` in machine integers, by long division; nil when it does not apply (a

@@ -14,7 +14,7 @@ extension CalculatorMode {
       case "help":
         return Reply(Help.text(for: words.first?.text).map { .note($0) })
       case "vars":
-        return vars(state)
+        return vars(&state)
       case "clear":
         return Reply([.clearScreen])
       case "reset":
@@ -32,11 +32,11 @@ extension CalculatorMode {
         state.memory =
           command.name == "m+"
           ? try evaluator.add(old, value, at: span) : try evaluator.add(old, evaluator.negate(value), at: span)
-        return Reply([.note("memory: \(state.formatter.format(state.memory!))")])
+        return Reply([.note("memory: \(state.text(of: state.memory!))")])
       case "mr":
         guard let memory = state.memory else { return Reply([.note("memory is empty")]) }
         state.environment.answer = memory
-        return Reply([.result(state.formatter.format(memory))])
+        return Reply([.result(state.text(of: memory))])
       case "mc":
         state.memory = nil
         return Reply([.note("memory cleared")])
@@ -105,12 +105,11 @@ extension CalculatorMode {
 
   // MARK: Commands
 
-  func vars(_ state: SessionState) -> Reply {
-    let f = state.formatter
+  func vars(_ state: inout SessionState) -> Reply {
     var rows: [[String]] = [["name", "value"]]
     // A 100,000-digit value would swamp the table: show its start and its size.
     func shown(_ value: Value) -> String {
-      let text = f.format(value)
+      let text = state.text(of: value)
       guard text.count > 40 else { return text }
       return String(text.prefix(30)) + "… (\(text.filter(\.isNumber).count) digits)"
     }

@@ -144,7 +144,7 @@ public struct CalculatorMode: Sendable {
   /// Prints `value` and makes it the last result.
   func answer(_ value: Value, in state: inout SessionState) -> Reply {
     state.environment.answer = value
-    return Reply([.result(state.formatter.format(value))])
+    return Reply([.result(state.text(of: value))])
   }
 
   /// Refuses names that already mean something else.
