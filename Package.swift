@@ -46,6 +46,7 @@ let package = Package(
     ),
     // SQLite's variadic configuration call, wrapped for Swift (a leaner settings read).
     .target(name: "CSQLiteTuning", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
+    .target(name: "CArguments"),
     // libedit, through non-variadic C shims. (No pkgConfig: its -L/usr/lib/… would come
     // before linker/ in the search path.)
     .systemLibrary(
@@ -57,7 +58,7 @@ let package = Package(
     // The thin executable: flags, tty detection, the loop, rendering.
     .executableTarget(
       name: "reckon",
-      dependencies: ["ReckonSession", "ReckonStore", "LineEditor"],
+      dependencies: ["ReckonSession", "ReckonStore", "LineEditor", "CArguments"],
       swiftSettings: strictImports + ownSections,
       // Release builds are position-dependent: a PIE spends a quarter of its start-up
       // applying ~70,000 relocations (perf: _dl_relocate_object and its page faults). They
