@@ -149,7 +149,7 @@ public struct Evaluator: Sendable {
 
   public func add(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
     if case .exact(let x) = a, case .exact(let y) = b {
-      try checkBits(x.bitWidth + y.bitWidth, at: span)
+      try checkBits(Rational.sumBitWidthBound(x, y), at: span)
       return .exact(x + y)
     }
     return try approx(a.doubleValue + b.doubleValue, at: span)
@@ -158,7 +158,7 @@ public struct Evaluator: Sendable {
   public func multiply(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
     if a == .exact(.zero) || b == .exact(.zero) { return .exact(.zero) }  // 0·π is exactly 0
     if case .exact(let x) = a, case .exact(let y) = b {
-      try checkBits(x.bitWidth + y.bitWidth, at: span)
+      try checkBits(Rational.productBitWidthBound(x, y), at: span)
       return .exact(x * y)
     }
     let product = a.doubleValue * b.doubleValue
@@ -170,7 +170,7 @@ public struct Evaluator: Sendable {
     guard !b.isZero else { throw Diagnostic("division by zero", at: span) }
     if a == .exact(.zero) { return .exact(.zero) }
     if case .exact(let x) = a, case .exact(let y) = b {
-      try checkBits(x.bitWidth + y.bitWidth, at: span)
+      try checkBits(Rational.quotientBitWidthBound(x, y), at: span)
       return .exact(x / y)
     }
     let quotient = a.doubleValue / b.doubleValue

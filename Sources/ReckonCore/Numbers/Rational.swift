@@ -166,6 +166,38 @@ public struct Rational: Sendable, Hashable {
     }
   }
 
+  /// The bits of the numerator's and the denominator's magnitudes.
+  var widths: (numerator: Int, denominator: Int) {
+    switch storage {
+    case .small(let n, let d): (64 - n.magnitude.leadingZeroBitCount, 64 - d.magnitude.leadingZeroBitCount)
+    case .big(let n, let d): (n.magnitude.bitWidth, d.magnitude.bitWidth)
+    }
+  }
+
+  /// At least the bit width of `x + y` (or `x − y`), from the operands' sizes alone: a/b + c/d
+  /// is (ad + cb)/bd before reducing. Two integers' sum is barely wider than the wider one,
+  /// where adding the two widths (as for a product) would refuse 20000! + 20000!.
+  public static func sumBitWidthBound(_ x: Rational, _ y: Rational) -> Int {
+    let (a, b) = x.widths
+    let (c, d) = y.widths
+    return max(max(a + d, c + b) + 1, b + d)
+  }
+
+  /// At least the bit width of `x · y`: (a/b)(c/d) is ac/bd before reducing.
+  public static func productBitWidthBound(_ x: Rational, _ y: Rational) -> Int {
+    let (a, b) = x.widths
+    let (c, d) = y.widths
+    return max(a + c, b + d)
+  }
+
+  /// At least the bit width of `x / y`: (a/b)/(c/d) is ad/bc before reducing, so one integer
+  /// over another is no wider than the wider one (2·20000! / 20000! is 2).
+  public static func quotientBitWidthBound(_ x: Rational, _ y: Rational) -> Int {
+    let (a, b) = x.widths
+    let (c, d) = y.widths
+    return max(a + d, b + c)
+  }
+
   // MARK: Arithmetic
 
   public static prefix func - (x: Rational) -> Rational {
