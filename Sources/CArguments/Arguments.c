@@ -23,16 +23,19 @@
 static int savedCount;
 static char **savedArguments;
 
+#ifdef __GLIBC__
 // Priority 101: before any other constructor of the program, in case one asks for the
-// arguments.
+// arguments. (Only glibc passes them to constructors: musl calls them with none, so there the
+// arguments come from /proc/self/cmdline below.)
 __attribute__((constructor(101))) static void reckon_save_arguments(int argc, char **argv, char **envp) {
   (void)envp;
   savedCount = argc;
   savedArguments = argv;
 }
+#endif
 
-// Only if something asked before the constructor ran: the arguments as /proc/self/cmdline has
-// them (NUL-separated), read once and kept.
+// Only if something asked before the constructor ran (or there is no such constructor): the
+// arguments as /proc/self/cmdline has them (NUL-separated), read once and kept.
 static void reckon_read_arguments(void) {
   static char *none[] = {0};
   savedCount = 0;
@@ -77,7 +80,8 @@ static void reckon_read_arguments(void) {
   savedArguments = arguments;
 }
 
-// The runtime's declaration: SWIFT_CC(swift) char **_swift_stdlib_getUnsafeArgvArgc(int *).
+// The runtime's declaration: SWIFT_CC(swift) char **_swift_stdlib_getUnsafeArgvArgc(int *),
+// which the standard library calls through @_silgen_name, with Swift's calling convention.
 __attribute__((swiftcall)) char **_swift_stdlib_getUnsafeArgvArgc(int *outArgLen) {
   if (!savedArguments) reckon_read_arguments();
   *outArgLen = savedCount;

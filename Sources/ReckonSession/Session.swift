@@ -74,11 +74,15 @@ public struct Session: Sendable {
     }
   }
 
-  /// `reply` after whatever the session kept for the next reply (the settings' read).
+  /// `reply` after whatever the session kept for the next reply (the settings' read) and
+  /// whatever the store has to say that nobody has shown yet: a line that opened the database
+  /// for the first time (`profile`, `stats`, `daily`) may have found it damaged and moved it
+  /// aside, and the user hears of it with that line.
   private mutating func withPending(_ reply: Reply) -> Reply {
-    guard !state.pending.isEmpty else { return reply }
+    let opening = state.store?.takeWarnings() ?? []
+    guard !state.pending.isEmpty || !opening.isEmpty else { return reply }
     var reply = reply
-    reply.outputs = state.takePending() + reply.outputs
+    reply.outputs = state.takePending() + opening.map { .warning($0) } + reply.outputs
     return reply
   }
 

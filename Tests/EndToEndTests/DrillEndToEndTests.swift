@@ -192,6 +192,21 @@ import Testing
     #expect(run.status == 0)
   }
 
+  /// Every command that opens the database says so when it finds it damaged, on the line
+  /// that opened it (in a script nothing else reads it first).
+  @Test(arguments: ["profile", "profile bob", "daily", "personality", "stats", "stats quiz", "stats anagram"])
+  func aDamagedDatabaseIsReportedByTheCommandThatOpensIt(_ command: String) throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    _ = try home.write("reckon.sqlite", Data(repeating: 0x5A, count: 10_000))
+    let run = try ReckonProcess.run(["-e", command], environment: Self.environment(home: home.path))
+    #expect(run.stderr.hasPrefix("reckon: warning: \(home.path)/reckon.sqlite was damaged"), "\(command)")
+    #expect(run.stderr.components(separatedBy: "was damaged").count == 2, "\(command): said once")
+    #expect(run.status == 0)
+    let files = try FileManager.default.contentsOfDirectory(atPath: home.path)
+    #expect(files.contains { $0.hasPrefix("reckon.sqlite.corrupt-") })
+  }
+
   /// A database that is not one: moved aside with a message, a fresh one started, when a line
   /// first needs it (1/3 needs the digits setting). A line that needs nothing from it (1+1)
   /// leaves it as it is.

@@ -231,7 +231,8 @@ extension CalculatorMode {
     } else {
       what = "New profile \(name). Its progress and settings are kept apart from the others."
     }
-    return Reply([.note(what)] + outputs)
+    // Warnings (a damaged database found while switching) come first, as everywhere.
+    return Reply(outputs + [.note(what)])
   }
 
   func profiles(_ state: SessionState) -> Reply {
