@@ -1,5 +1,6 @@
 import Foundation
 import ReckonSession
+import Synchronization
 
 /// The store as the executable uses it: the database is opened only when it is needed, and
 /// created only when something is saved. A script or a pipe that saves nothing leaves no
@@ -9,6 +10,9 @@ public final class LazyStore: Store, @unchecked Sendable {
   let path: String
   private var store: SQLiteStore?
   private let lock = NSLock()
+  /// Whether the store has been opened and its warnings may not have been taken yet: the
+  /// session asks after every line, and a 100,000-line script should not take a lock each time.
+  private let mayHaveWarnings = Atomic<Bool>(false)
 
   public init(path: String) { self.path = path }
 
@@ -20,6 +24,7 @@ public final class LazyStore: Store, @unchecked Sendable {
     if let store { return store }
     let store = SQLiteStore.open(path: path)
     self.store = store
+    mayHaveWarnings.store(true, ordering: .releasing)
     return store
   }
 
@@ -44,7 +49,11 @@ public final class LazyStore: Store, @unchecked Sendable {
 
   public func prepareToSave() -> [String] { opened().takeWarnings() }
 
-  public func takeWarnings() -> [String] { current?.takeWarnings() ?? [] }
+  public func takeWarnings() -> [String] {
+    // The store gives its warnings once: after that there are none to take.
+    guard mayHaveWarnings.exchange(false, ordering: .acquiring) else { return [] }
+    return current?.takeWarnings() ?? []
+  }
 
   public var mayHaveSavedData: Bool { isOpen || fileExists }
 
