@@ -310,12 +310,18 @@ import Testing
     #expect(lookups.withLock { $0 } == 1)
   }
 
-  /// What reading the settings has to say comes with the reply of the line that needed them,
-  /// before its result; a line that needs nothing from the database leaves a damaged one as it is.
-  @Test func aDamagedDatabaseIsFoundByTheFirstLineThatNeedsIt() throws {
+  /// A temporary folder holding a `reckon.sqlite` of 8 KiB of garbage, and that file's path.
+  static func damagedDatabase() throws -> (SQLiteStoreTests.Folder, String) {
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    return (folder, path)
+  }
+
+  /// What reading the settings has to say comes with the reply of the line that needed them,
+  /// before its result; a line that needs nothing from the database leaves a damaged one as it is.
+  @Test func aDamagedDatabaseIsFoundByTheFirstLineThatNeedsIt() throws {
+    let (folder, path) = try Self.damagedDatabase()
     var session = Session(
       clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
     #expect(session.handle("6*7").outputs == [.result("42")])
@@ -330,9 +336,7 @@ import Testing
   /// A damaged database found at start-up is moved aside, and the warning reaches the user
   /// through the settings read.
   @Test func aDamagedDatabaseAtStartUpIsMovedAsideWithAWarning() throws {
-    let folder = try SQLiteStoreTests.Folder()
-    let path = folder.path + "/reckon.sqlite"
-    try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    let (folder, path) = try Self.damagedDatabase()
     var session = Session(
       clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
     let warnings = session.restoreSettings()
