@@ -26,14 +26,13 @@ enum Statistics {
     } catch {
       return [.warning("the statistics could not be read: \(error.message)")]
     }
-    // Opening the store to read it may have found it damaged or out of reach: say so first.
-    let opening = store.takeWarnings().map { Output.warning($0) }
+    // (What opening the store found, a damaged file say, comes first: `Session` adds it.)
     let answered = totals.values.reduce(0) { $0 + $1.answered }
     guard answered > 0 else {
-      return opening + [.note("No drill answers yet for \(profile). Start with: drill (stats quiz shows the quiz)")]
+      return [.note("No drill answers yet for \(profile). Start with: drill (stats quiz shows the quiz)")]
     }
     let right = totals.values.reduce(0) { $0 + $1.right }
-    var outputs = opening
+    var outputs: [Output] = []
     let known = gridFacts.filter { Mastery(states[$0.item]) == .known }.count
     outputs.append(
       .note(

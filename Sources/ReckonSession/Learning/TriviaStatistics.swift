@@ -18,11 +18,12 @@ enum TriviaStatistics {
     } catch {
       return [.warning("the statistics could not be read: \(error.message)")]
     }
-    var outputs = store.takeWarnings().map { Output.warning($0) }
+    // (What opening the store found, a damaged file say, comes first: `Session` adds it.)
+    var outputs: [Output] = []
     let all = quiz + daily
     let answered = all.reduce(0) { $0 + $1.answered }
     guard answered > 0 || !challenges.isEmpty else {
-      return outputs + [.note("No quiz answers yet for \(profile). Start with: quiz, or daily")]
+      return [.note("No quiz answers yet for \(profile). Start with: quiz, or daily")]
     }
     let right = all.reduce(0) { $0 + $1.right }
     let inQuizzes = quiz.reduce(0) { $0 + $1.answered }

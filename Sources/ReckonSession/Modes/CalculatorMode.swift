@@ -93,15 +93,15 @@ public struct CalculatorMode: Sendable {
     } catch {
       return (Reply([.warning("saved progress could not be read: \(error.message)")]), nil)
     }
-    let opening = store.takeWarnings().map { Output.warning($0) }
+    // (What opening the store found, a damaged file say, comes first: `Session` adds it.)
     guard !facts.isEmpty else {
       let why =
         practised
         ? "Nothing is due for review for \(state.profile) just now: every fact practised waits in its box until later."
         : "\(state.profile) has not practised any facts yet. Start with: drill"
-      return (Reply(opening + [.note(why)]), nil)
+      return (Reply([.note(why)]), nil)
     }
-    let outputs = opening + state.prepareStore()
+    let outputs = state.prepareStore()
     let drill = DrillMode(options: state.settings.drill, round: .list(name: name, facts: facts), state: &state)
     return (Reply(outputs + drill.opening(profile: state.profile)), .drill(drill))
   }
