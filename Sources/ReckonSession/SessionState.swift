@@ -83,20 +83,23 @@ public struct SessionState: Sendable {
 
   /// How values print, with the profile's digits.
   public var formatter: NumberFormatter {
-    mutating get {
-      var formatter = settings.formatter
-      formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
-      return formatter
-    }
+    mutating get { formatter(digits: settings.digits) }
+  }
+
+  /// How values print with `digits` (the formatter's default when nil), none printed in full
+  /// beyond the session's digit limit.
+  private func formatter(digits: Int?) -> NumberFormatter {
+    var formatter = digits.map { NumberFormatter(digits: $0) } ?? NumberFormatter()
+    formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
+    return formatter
   }
 
   /// A value as it prints. Integers and terminating decimals print in full whatever the
-  /// digits setting says, so only the other values read the settings.
+  /// digits setting says (so any digits will do for them), and only the other values read
+  /// the settings.
   public mutating func text(of value: Value) -> String {
     guard case .exact(let r) = value else { return formatter.format(value) }
-    var full = NumberFormatter()
-    full.maxExactPlaces = min(full.maxExactPlaces, digitLimit)
-    return full.exactDecimal(r) ?? formatter.shortened(r)
+    return formatter(digits: nil).exactDecimal(r) ?? formatter.shortened(r)
   }
 
   // MARK: Trivia questions

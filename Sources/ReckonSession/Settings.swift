@@ -13,8 +13,6 @@ public struct Settings: Sendable, Hashable {
 
   public init() {}
 
-  public var formatter: NumberFormatter { NumberFormatter(digits: digits) }
-
   /// The settings as the store keeps them: text by name.
   public var stored: SavedSettings {
     [
