@@ -3,11 +3,15 @@ public struct Diagnostic: Error, Sendable, Hashable {
   public var message: String
   public var span: SourceSpan
   public var hint: String?
+  /// Lines that explain the error further (each problem of a file that was refused), shown
+  /// after it, on the same stream.
+  public var details: [String]
 
-  public init(_ message: String, at span: SourceSpan, hint: String? = nil) {
+  public init(_ message: String, at span: SourceSpan, hint: String? = nil, details: [String] = []) {
     self.message = message
     self.span = span
     self.hint = hint
+    self.details = details
   }
 
   /// The 1-based column where the error points.
@@ -24,6 +28,7 @@ public struct Diagnostic: Error, Sendable, Hashable {
   public func rendered(source: String) -> String {
     var text = "error: \(message)\n  \(source)\n\(caretLine(indent: 2))"
     if let hint { text += "\nhint: \(hint)" }
+    for line in details { text += "\n  \(line)" }
     return text
   }
 }

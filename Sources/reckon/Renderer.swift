@@ -116,10 +116,14 @@ struct Renderer {
           if let hint = d.hint {
             for line in fitted("hint: " + hint) { err.line(paint(line, .dim, enabled: errorColour)) }
           }
-          // Before any lines that explain it (a file's problems), which go to stdout.
+          for detail in d.details {
+            for line in fitted("  " + detail) { err.line(line) }
+          }
           err.flush()
         } else {
-          err.line("reckon: \(location()):\(d.column): error: \(d.message)")
+          let place = location()
+          err.line("reckon: \(place):\(d.column): error: \(d.message)")
+          for detail in d.details { err.line("reckon: \(place): \(detail)") }
         }
       }
     }

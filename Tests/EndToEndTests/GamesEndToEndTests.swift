@@ -83,4 +83,24 @@ import Testing
     #expect(
       stats.lines.contains { $0.contains("Which animal are you?") && $0.contains(outcome) }, "\(stats.lines)")
   }
+
+  /// A quiz file with problems: the error and every problem under it come on one stream
+  /// (stderr in a script), none of them cut short.
+  @Test func aPersonalityFilesProblemsAllGoToTheErrorStream() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    // 25 unknown keys: more than the 20 that used to be shown.
+    let keys = (1...25).map { "\"extra\($0)\": 1" }.joined(separator: ",\n")
+    try "{\n\(keys)\n}\n".write(toFile: home.path + "/bad.json", atomically: true, encoding: .utf8)
+    let run = try ReckonProcess.run(
+      ["-e", "personality load bad.json"], environment: Self.environment(home.path), directory: home.path,
+      executable: try ReckonBinary.release())
+    #expect(run.status == 1)
+    #expect(run.stdout == "")
+    let lines = run.stderr.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("reckon: -e:1:18: error: nothing loaded from bad.json: ") == true, "\(lines)")
+    for n in 1...25 {
+      #expect(lines.contains { $0.hasPrefix("reckon: -e:1: line \(n + 1): extra\(n): unknown key") }, "\(lines)")
+    }
+  }
 }

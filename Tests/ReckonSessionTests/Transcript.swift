@@ -83,6 +83,7 @@ func plain(_ reply: Reply) -> [String] {
       lines += rows.map { $0.joined(separator: " | ") }
     case .error(let d, _):
       lines.append("error@\(d.column): \(d.message)")
+      lines += d.details.map { "  " + $0 }
     case .warning(let text):
       lines += ("warning: " + text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     case .clearScreen:

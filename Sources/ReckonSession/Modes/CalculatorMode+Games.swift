@@ -78,10 +78,11 @@ extension CalculatorMode {
     switch PersonalityFile.read(bytes) {
     case .failure(let failure):
       let problems = failure.all
-      let d = Diagnostic("nothing loaded from \(path): \(Wording.count(problems.count, "problem")) found", at: place)
-      var details = problems.prefix(20).map { Output.note("  \($0)") }
-      if problems.count > 20 { details.append(.note("  … and \(problems.count - 20) more")) }
-      return Reply([.error(d, source: line)] + details)
+      // Every problem, on the error's own stream.
+      let d = Diagnostic(
+        "nothing loaded from \(path): \(Wording.count(problems.count, "problem")) found", at: place,
+        details: problems.map(\.description))
+      return .error(d, line)
     case .success(let quiz):
       let replaces =
         state.loadedQuizzes.contains { $0.name == quiz.name }
