@@ -88,16 +88,23 @@ public struct Session: Sendable {
 
   /// Handles one line of input.
   public mutating func handle(_ line: String) -> Reply {
-    if line.utf8.count > Session.maxLineBytes {
-      let d = Diagnostic(
-        "the line is too long (\(line.utf8.count) bytes; the limit is \(Session.maxLineBytes))",
-        at: SourceSpan(0, 0))
-      return .error(d, "")
-    }
+    if line.utf8.count > Session.maxLineBytes { return Session.tooLong(bytes: line.utf8.count) }
     var current = mode
     let reply = current.handle(line, in: &state)
     mode = current
     return withPending(reply)
+  }
+
+  /// The answer to a line over `maxLineBytes`, which is not looked at: nothing changes. A
+  /// reader that stops at the limit does not know the line's whole length (nil).
+  public static func tooLong(bytes: Int?) -> Reply {
+    let message =
+      if let bytes {
+        "the line is too long (\(bytes.grouped) bytes; the limit is \(maxLineBytes.grouped))"
+      } else {
+        "the line is too long (over the limit of \(maxLineBytes.grouped) bytes); it is skipped to its end"
+      }
+    return .error(Diagnostic(message, at: SourceSpan(0, 0)), "")
   }
 
   /// The end of input (Ctrl-D or the end of a piped file): a mode may want to say goodbye.

@@ -4,40 +4,81 @@ import LineEditor
 /// Reads lines from a file descriptor in 64 KiB chunks: far cheaper per line than
 /// `readLine()` for large batches. Strips "\n" and "\r\n"; invalid UTF-8 becomes U+FFFD,
 /// which the lexer reports with its column (in a Latin-1 locale the line is read as Latin-1).
+///
+/// A line longer than `limit` bytes is refused as soon as it passes the limit: `next()`
+/// says so at once, and the rest of the line is read and dropped up to its line break. So
+/// the buffer never holds more than the limit and one chunk, and each byte is looked at once:
+/// `reckon < /dev/zero` runs in constant memory (it used to keep the whole line and search
+/// it again after every read).
 struct LineReader {
-  let fd: Int32
-  private var buffer: [UInt8] = []
-  private var start = 0
-  private var atEnd = false
-
-  init(fd: Int32) {
-    self.fd = fd
-    buffer.reserveCapacity(1 << 16)
+  /// What the next line of input is.
+  enum Input: Equatable {
+    case line(String)
+    /// A line over the limit: it is skipped, up to its line break.
+    case tooLong
   }
 
-  mutating func next() -> String? {
+  let fd: Int32
+  let limit: Int
+  private var buffer: [UInt8] = []
+  private var start = 0
+  /// Where the search for the next line break goes on from: bytes before it have been looked at.
+  private var scanned = 0
+  private var atEnd = false
+  /// Inside a line that was refused: its bytes are dropped up to the next line break.
+  private var skipping = false
+
+  static let chunk = 1 << 16
+
+  init(fd: Int32, limit: Int) {
+    self.fd = fd
+    self.limit = limit
+    buffer.reserveCapacity(min(limit, 1 << 20) + Self.chunk + 1)
+  }
+
+  mutating func next() -> Input? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: 10) {
-        let line = Self.text(buffer[start..<newline])
-        start = newline + 1
-        return line
+      if let newline = buffer[scanned...].firstIndex(of: 10) {
+        defer { (start, scanned) = (newline + 1, newline + 1) }
+        if skipping {
+          skipping = false
+          continue
+        }
+        let bytes = buffer[start..<newline]
+        return Self.length(bytes) > limit ? .tooLong : .line(Self.text(bytes))
+      }
+      if skipping {
+        (start, scanned) = (buffer.count, buffer.count)
+      } else {
+        scanned = buffer.count
+        if Self.length(buffer[start...]) > limit + 1 {  // + 1: it may still end with "\r"
+          skipping = true
+          (start, scanned) = (buffer.count, buffer.count)
+          return .tooLong
+        }
       }
       if atEnd {
-        guard start < buffer.count else { return nil }
-        let line = Self.text(buffer[start...])
-        start = buffer.count
-        return line
+        guard start < buffer.count, !skipping else { return nil }
+        let bytes = buffer[start...]
+        (start, scanned) = (buffer.count, buffer.count)
+        return Self.length(bytes) > limit ? .tooLong : .line(Self.text(bytes))
       }
       fill()
     }
   }
 
+  /// A line's length without its "\r".
+  private static func length(_ bytes: ArraySlice<UInt8>) -> Int {
+    bytes.count - (bytes.last == 13 ? 1 : 0)
+  }
+
   /// Reads more input, keeping the unfinished line at the front of the buffer.
   private mutating func fill() {
     buffer.removeSubrange(0..<start)
+    scanned -= start
     start = 0
     let old = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: 1 << 16))
+    buffer.append(contentsOf: repeatElement(0, count: Self.chunk))
     var n: Int
     repeat {
       n = buffer[old...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }

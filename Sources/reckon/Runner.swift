@@ -69,12 +69,17 @@ struct Runner {
 
   /// Evaluates the lines of a file descriptor; returns false when the session asked to leave.
   mutating func runLines(from fd: Int32, named name: String, session: inout Session, ok: inout Bool) -> Bool {
-    var reader = LineReader(fd: fd)
+    var reader = LineReader(fd: fd, limit: Session.maxLineBytes)
     var lineNumber = 0
-    while let line = reader.next() {
+    while let input = reader.next() {
       lineNumber += 1
       let inMode = !session.isInCalculator
-      if !step(line, session: &session, source: name, line: lineNumber, ok: &ok) { return false }
+      switch input {
+      case .line(let line):
+        if !step(line, session: &session, source: name, line: lineNumber, ok: &ok) { return false }
+      case .tooLong:
+        show(Session.tooLong(bytes: nil), source: name, line: lineNumber, ok: &ok)
+      }
       // Inside a drill every reply is shown at once: a question waits for its answer, and what
       // is on screen has been saved (a script driving the drill can wait for it).
       if (terminal.stdinIsTTY && fd == 0) || inMode || !session.isInCalculator { out.flush() }
@@ -85,13 +90,18 @@ struct Runner {
   /// Handles one line; returns false when the session asked to leave.
   mutating func step(_ line: String, session: inout Session, source: String, line number: Int, ok: inout Bool) -> Bool {
     let reply = session.handle(line)
+    show(reply, source: source, line: number, ok: &ok)
+    return !reply.shouldExit
+  }
+
+  /// Shows the reply to line `number` of `source`; an error fails the run.
+  mutating func show(_ reply: Reply, source: String, line number: Int, ok: inout Bool) {
     if reply.failed {
       ok = false
       out.flush()  // keep stdout and stderr in order when both go to one place
     }
     renderer.render(reply, prompt: "", location: "\(source):\(number)", out: &out, err: &err)
     if reply.failed { err.flush() }
-    return !reply.shouldExit
   }
 
   /// Says goodbye for the mode, flushes, and fails the run if output could not be written.
@@ -151,7 +161,10 @@ struct Runner {
       switch editor.readLine(prompt: prompt) {
       case .line(let line):
         // History is for the calculator's lines, not a drill's answers.
-        if box.session.isInCalculator && !line.allSatisfy(\.isWhitespace) { editor.addHistory(line) }
+        // (Nor a line refused for its length.)
+        if box.session.isInCalculator && !line.allSatisfy(\.isWhitespace) && line.utf8.count <= Session.maxLineBytes {
+          editor.addHistory(line)
+        }
         let reply = box.session.handle(line)
         renderer.width = terminal.columns  // read each time: the window may have been resized
         renderer.render(reply, prompt: prompt, location: "", out: &out, err: &err)

@@ -35,13 +35,13 @@ import Testing
     Case(name: "a huge literal exponent", line: Array("1e100001".utf8), error: "1:3: error: exponent too large"),
     Case(
       name: "100,000 nested parentheses", line: repeated("(", 100_000) + [49] + repeated(")", 100_000),
-      error: "1:1: error: the line is too long (200001 bytes; the limit is 65536)"),
+      error: "1:1: error: the line is too long (over the limit of 65,536 bytes); it is skipped to its end"),
     Case(
       name: "30,000 nested parentheses", line: repeated("(", 30_000) + [49] + repeated(")", 30_000),
       error: "1:1001: error: nested too deeply (more than 1000 levels)"),
     Case(
       name: "a 1 MiB line", line: repeated("1+", 1 << 19) + [49],
-      error: "1:1: error: the line is too long (1048577 bytes"),
+      error: "1:1: error: the line is too long (over the limit of 65,536 bytes)"),
     Case(
       name: "100,000 repeated operators", line: [49] + repeated("+", 100_000) + [49],
       error: "1:1: error: the line is too long"),
@@ -54,7 +54,7 @@ import Testing
       error: "1:1003: error: too many '!' and '%' in a row"),
     Case(
       name: "a number of 100,000 digits", line: repeated("7", 100_000),
-      error: "1:1: error: the line is too long (100000 bytes"),
+      error: "1:1: error: the line is too long (over the limit of 65,536 bytes)"),
     Case(
       name: "a number of 60,000 digits squared", line: repeated("7", 60_000) + Array("^2".utf8),
       error: "1:60001: error: the result would have more than 100,000 digits"),
@@ -84,6 +84,41 @@ import Testing
     #expect(run.peakKilobytes < 200_000, "peak memory \(run.peakKilobytes) KB")
   }
 
+  /// A 20 MB line on standard input is refused as soon as it passes the limit and the rest of
+  /// it skipped, in memory bounded by the limit (the reader used to keep the whole line, and
+  /// search it again after every read); the next line is answered as usual.
+  @Test func aHugeLineIsSkippedInBoundedMemory() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-hostile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("input").path
+    try Data(Array(repeating: UInt8(ascii: "1"), count: 20_000_000) + Array("\n2+2\n".utf8)).write(
+      to: URL(fileURLWithPath: input))
+    let run = try Self.run([try ReckonBinary.release()], home: folder.path, input: input)
+    #expect(run.status == 1)
+    #expect(run.stdout == "4\n")
+    #expect(
+      run.stderr
+        == "reckon: <stdin>:1:1: error: the line is too long (over the limit of 65,536 bytes); it is skipped to its end\n"
+    )
+    #expect(run.peakKilobytes < 20_000, "peak memory \(run.peakKilobytes) KB")
+  }
+
+  /// Input that never ends and has no line break (`reckon < /dev/zero`): one error at once,
+  /// then constant memory, however long it runs (it is stopped after a second here).
+  @Test func endlessInputWithoutALineBreakRunsInConstantMemory() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-hostile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let run = try Self.run([try ReckonBinary.release()], home: folder.path, input: "/dev/zero", killAfter: 1)
+    #expect(run.status == -SIGKILL)
+    #expect(
+      run.stderr
+        == "reckon: <stdin>:1:1: error: the line is too long (over the limit of 65,536 bytes); it is skipped to its end\n"
+    )
+    #expect(run.peakKilobytes < 20_000, "peak memory \(run.peakKilobytes) KB")
+  }
+
   struct Run {
     let status: Int32
     let stdout: String
@@ -92,34 +127,57 @@ import Testing
   }
 
   /// Runs a program to its end and reads its peak resident memory from `wait4`.
-  static func run(_ arguments: [String], home: String) throws -> Run {
+  /// Runs a program to its end, with standard input from `input`, and measures its peak
+  /// resident memory; with `killAfter`, it is killed after that many seconds if still running.
+  ///
+  /// The program is started by a small Python process that forks it and reads `wait4`:
+  /// started straight from this test process (posix_spawn's vfork), its peak would count the
+  /// test process's own memory, since Linux carries a process's peak across `exec`.
+  static func run(_ arguments: [String], home: String, input: String = "/dev/null", killAfter: Double? = nil) throws
+    -> Run
+  {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-out-\(UUID().uuidString)").path
     let err = out + ".err"
-    defer {
-      unlink(out)
-      unlink(err)
+    let peak = out + ".peak"
+    defer { for file in [out, err, peak] { unlink(file) } }
+    let launcher = """
+      import os, sys, signal, time
+      peak, kill_after, argv = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+      pid = os.fork()
+      if pid == 0:
+          os.execve(argv[0], argv, os.environ)
+      if kill_after > 0:
+          deadline = time.monotonic() + kill_after
+          while os.waitpid(pid, os.WNOHANG) == (0, 0) and time.monotonic() < deadline:
+              time.sleep(0.01)
+          try:
+              os.kill(pid, signal.SIGKILL)
+          except ProcessLookupError:
+              pass
+      _, status, usage = os.wait4(pid, 0)
+      open(peak, "w").write(f"{usage.ru_maxrss} {status}")
+      """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", launcher, peak, String(killAfter ?? 0)] + arguments
+    process.environment = ["RECKON_HOME": home, "HOME": home, "TERM": "dumb", "PATH": "/usr/bin:/bin"]
+    process.standardInput = FileHandle(forReadingAtPath: input)
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
+    process.standardOutput = FileHandle(forWritingAtPath: out)
+    process.standardError = FileHandle(forWritingAtPath: err)
+    try process.run()
+    process.waitUntilExit()
+    let figures = ((try? String(contentsOfFile: peak, encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+      Int32($0)
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let environment = ["RECKON_HOME=\(home)", "HOME=\(home)", "TERM=dumb", "PATH=/usr/bin:/bin"]
-    var argv = arguments.map { strdup($0) } + [nil]
-    var envp = environment.map { strdup($0) } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
-    guard spawned == 0 else { throw ReckonBinary.Missing(description: "posix_spawn failed: \(spawned)") }
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    guard figures.count == 2 else { throw ReckonBinary.Missing(description: "the launcher failed: \(arguments)") }
+    let status = figures[1]
     let exited = status & 0x7f == 0
     return Run(
       status: exited ? (status >> 8) & 0xff : -(status & 0x7f),
       stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
       stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "",
-      peakKilobytes: usage.ru_maxrss)
+      peakKilobytes: Int(figures[0]))
   }
 }
