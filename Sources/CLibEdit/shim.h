@@ -54,11 +54,6 @@ static inline int editshim_set_prompt(EditLine *el, editshim_prompt_t fn) {
   return el_set(el, EL_PROMPT, fn);
 }
 
-/// Prompt whose non-printing sequences are enclosed in `ignore` characters.
-static inline int editshim_set_prompt_esc(EditLine *el, editshim_prompt_t fn, char ignore) {
-  return el_set(el, EL_PROMPT_ESC, fn, ignore);
-}
-
 static inline int editshim_set_editor(EditLine *el, const char *mode) {
   return el_set(el, EL_EDITOR, mode);
 }

@@ -101,7 +101,7 @@ public final class LineEditor {
     _ = editshim_set_editor(el, "emacs")
     _ = editshim_set_signal(el, 0)  // signals are handled by SignalRelay
     _ = editshim_set_getcfn(el, EditorCallbacks.readCharacter)
-    _ = editshim_set_prompt_esc(el, EditorCallbacks.prompt, CChar(1))
+    _ = editshim_set_prompt(el, EditorCallbacks.prompt)
     if let history {
       _ = editshim_set_history(el, history.handle)
     }
@@ -136,8 +136,8 @@ public final class LineEditor {
 
   /// Shows `prompt` and reads one line.
   ///
-  /// A Ctrl-C that arrived before the call is forgotten. ANSI escape
-  /// sequences in `prompt` are allowed (they are not counted as width).
+  /// A Ctrl-C that arrived before the call is forgotten. Control characters
+  /// in `prompt` are shown visibly (``VisibleText``), never sent to the terminal.
   /// On Ctrl-D the newline after the echoed `^D` is printed here.
   public func readLine(prompt: String) -> Event {
     guard let el = editLine else { return .endOfInput }
@@ -224,7 +224,7 @@ public final class LineEditor {
       return UInt8(CC_REFRESH)
     case .list(let candidates):
       let width = Int(editshim_columns(el))
-      editshim_write(el, "\n" + Completion.columns(candidates, width: width > 0 ? width : 80))
+      editshim_write(el, "\n" + Completion.columns(candidates.map(VisibleText.escaped), width: width > 0 ? width : 80))
       return UInt8(CC_REDISPLAY)
     }
   }
@@ -302,12 +302,12 @@ public final class LineEditor {
   private func setPrompt(_ prompt: String) {
     promptText = prompt
     free(promptPointer)
-    let marked = PromptText.marked(prompt)
+    let shown = VisibleText.escaped(prompt)
     if TerminalInput.decodesLatin1 {
       // libedit reads the prompt in the terminal's character set.
-      promptPointer = strdup(Latin1.cString(marked))
+      promptPointer = strdup(Latin1.cString(shown))
     } else {
-      promptPointer = strdup(marked)
+      promptPointer = strdup(shown)
     }
   }
 }

@@ -2,6 +2,8 @@ import ReckonCore
 import ReckonSession
 
 /// Turns the session's tagged outputs into text: colour only on a terminal that allows it.
+/// Lines are `Painted`: their styles are not text, and `OutputStream` shows every piece of
+/// text with its control characters made visible (`VisibleText`).
 struct Renderer {
   var colour: Bool
   var errorColour: Bool
@@ -12,22 +14,14 @@ struct Renderer {
   /// Whether the screen can be cleared with escape codes (not TERM=dumb).
   var takesEscapes = true
 
-  enum Style: String {
-    case error = "31"
-    case right = "32"
-    case warning = "33"
-    case dim = "2"
-    case bold = "1"
-    case known = "1;32"
-    case learning = "4;31"
-  }
+  typealias Style = Painted.Style
 
-  func paint(_ text: String, _ style: Style, enabled: Bool) -> String {
+  func paint(_ text: String, _ style: Style, enabled: Bool) -> Painted {
     Renderer.paint(text, style, enabled: enabled)
   }
 
-  static func paint(_ text: String, _ style: Style, enabled: Bool = true) -> String {
-    enabled ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+  static func paint(_ text: String, _ style: Style, enabled: Bool = true) -> Painted {
+    Painted(text, enabled ? style : nil)
   }
 
   /// Writes one reply. `location` names the input for non-interactive errors (`<stdin>:3`).
@@ -74,7 +68,7 @@ struct Renderer {
         // rows that wrap in the middle of their cells.
         let lines =
           if let width, !rows.allSatisfy({ Renderer.columns(Renderer.tableLine($0)) <= width }) {
-            Renderer.stacked(rows, width: width)
+            Renderer.stacked(rows, width: width).map { Painted($0) }
           } else {
             Renderer.layout(rows, colour: colour)
           }
@@ -95,7 +89,7 @@ struct Renderer {
         // The scrollback too (3J): a paused question must not be one scroll away. A terminal
         // without escape codes gets blank lines instead, enough to scroll a screen away.
         if takesEscapes && (colour || interactive) {
-          out.write("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+          out.write(.clearScreen)
         } else if interactive {
           out.write(String(repeating: "\n", count: 60))
         }
@@ -111,7 +105,7 @@ struct Renderer {
           }
           // Cut at spaces to the terminal's width: the terminal would cut words in two.
           let message = fitted("error: " + d.message)
-          err.line(paint("error: ", .error, enabled: errorColour) + message[0].dropFirst("error: ".count))
+          err.line(paint("error: ", .error, enabled: errorColour) + String(message[0].dropFirst("error: ".count)))
           for line in message.dropFirst() { err.line(line) }
           if let hint = d.hint {
             for line in fitted("hint: " + hint) { err.line(paint(line, .dim, enabled: errorColour)) }
@@ -130,7 +124,7 @@ struct Renderer {
   }
 
   /// `[T] [E] [N]`; letters a hint has placed show as ` L ` (in green on a terminal).
-  static func tiles(_ letters: [String], fixed: Int, colour: Bool) -> String {
+  static func tiles(_ letters: [String], fixed: Int, colour: Bool) -> Painted {
     letters.enumerated().map { i, letter in
       i < fixed ? paint(" \(letter) ", .known, enabled: colour) : paint("[\(letter)]", .bold, enabled: colour)
     }.joined(separator: " ")
@@ -139,7 +133,7 @@ struct Renderer {
   /// A mastery grid and its legend: on a terminal each cell is the fact's answer in the
   /// mastery's style (weight and underline as well as colour, for those who cannot tell red
   /// from green); without colour, the mastery's symbol.
-  static func layout(_ grid: MasteryGrid, colour: Bool, width: Int? = nil) -> [String] {
+  static func layout(_ grid: MasteryGrid, colour: Bool, width: Int? = nil) -> [Painted] {
     let cellWidth =
       max(
         grid.columns.map { String($0).count }.max() ?? 1,
@@ -148,7 +142,7 @@ struct Renderer {
     func pad(_ text: String, _ width: Int) -> String {
       String(repeating: " ", count: max(0, width - text.count)) + text
     }
-    func styled(_ text: String, _ mastery: Mastery) -> String {
+    func styled(_ text: String, _ mastery: Mastery) -> Painted {
       let style: Style =
         switch mastery {
         case .known: .known
@@ -161,7 +155,7 @@ struct Renderer {
     // On a terminal too narrow for every column, the grid comes in blocks of the columns
     // that fit, one under the other (as cal does with months), rather than wrapped rows.
     let perBlock = width.map { max(1, ($0 - labelWidth - 1) / cellWidth) } ?? grid.columns.count
-    var lines: [String] = []
+    var lines: [Painted] = []
     for first in stride(from: 0, to: grid.columns.count, by: max(1, perBlock)) {
       let block = first..<min(first + perBlock, grid.columns.count)
       if first > 0 { lines.append("") }
@@ -171,20 +165,20 @@ struct Renderer {
         let body = cells[block].map { cell in
           colour
             ? String(repeating: " ", count: max(0, cellWidth - cell.answer.count)) + styled(cell.answer, cell.mastery)
-            : pad(cell.mastery.symbol, cellWidth)
+            : Painted(pad(cell.mastery.symbol, cellWidth))
         }
         lines.append(pad(String(row), labelWidth) + " " + body.joined())
       }
     }
     // The legend, a line as long as the terminal allows.
     let legend = Mastery.allCases.reversed().map { ($0, colour ? $0.name : "\($0.symbol) \($0.name)") }
-    var line = ""
+    var line = Painted()
     var shown = 0
     for (mastery, text) in legend {
-      let entry = colour ? styled(text, mastery) : text
+      let entry = colour ? styled(text, mastery) : Painted(text)
       if let width, shown > 0, shown + 3 + text.count > width {
         lines.append(line)
-        (line, shown) = ("", 0)
+        (line, shown) = (Painted(), 0)
       }
       line += (shown == 0 ? "  " : "   ") + entry
       shown += (shown == 0 ? 2 : 3) + text.count
@@ -304,7 +298,7 @@ struct Renderer {
     return lines
   }
 
-  static func layout(_ rows: [[String]], colour: Bool) -> [String] {
+  static func layout(_ rows: [[String]], colour: Bool) -> [Painted] {
     guard let header = rows.first else { return [] }
     let columns = header.count
     var widths = Array(repeating: 0, count: columns)
@@ -322,7 +316,7 @@ struct Renderer {
       }
       let line = "  " + cells.joined(separator: "   ")
       let trimmed = String(line.reversed().drop { $0 == " " }.reversed())
-      return index == 0 && colour ? "\u{1B}[1m\(trimmed)\u{1B}[0m" : trimmed
+      return Painted(trimmed, index == 0 && colour ? .bold : nil)
     }
   }
 }

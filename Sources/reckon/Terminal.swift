@@ -52,18 +52,44 @@ struct OutputStream {
     buffer.reserveCapacity(1 << 16)
   }
 
+  /// The escape codes Reckon sends that are not a style.
+  enum Code: String {
+    /// Home, clear the screen, and the scrollback too (3J).
+    case clearScreen = "\u{1B}[H\u{1B}[2J\u{1B}[3J"
+  }
+
+  /// Writes text, its control characters shown visibly (`VisibleText`): whatever it holds,
+  /// it cannot act on the terminal.
   mutating func write(_ text: String) {
+    append(VisibleText.escaped(text))
+  }
+
+  /// Writes text with its styles as escape codes, the text made visible as above.
+  mutating func write(_ text: Painted) {
+    append(text.terminalText)
+  }
+
+  mutating func write(_ code: Code) {
+    append(code.rawValue)
+  }
+
+  mutating func line(_ text: String) {
+    write(text)
+    buffer.append(10)
+  }
+
+  mutating func line(_ text: Painted) {
+    write(text)
+    buffer.append(10)
+  }
+
+  private mutating func append(_ text: String) {
     if OutputStream.encodesLatin1 {
       buffer.append(contentsOf: Latin1.encode(text))
     } else {
       buffer.append(contentsOf: text.utf8)
     }
     if buffer.count >= 1 << 16 { flush() }
-  }
-
-  mutating func line(_ text: String) {
-    write(text)
-    buffer.append(10)
   }
 
   mutating func flush() {

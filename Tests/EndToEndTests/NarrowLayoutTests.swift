@@ -6,21 +6,8 @@ import Testing
 /// The stats grid and the 14-day chart on narrow terminals: every line fits the width, and
 /// nothing is lost (every column of the grid, every day of the chart is still shown).
 @Suite struct NarrowLayoutTests {
-  /// The text without its colour codes (ESC [ … m).
-  func plain(_ line: String) -> String {
-    var out = ""
-    var inEscape = false
-    for c in line.unicodeScalars {
-      if c == "\u{1B}" {
-        inEscape = true
-      } else if inEscape {
-        if c == "m" { inEscape = false }
-      } else {
-        out.unicodeScalars.append(c)
-      }
-    }
-    return out
-  }
+  /// The text without its colour.
+  func plain(_ line: Painted) -> String { line.plain }
 
   static let grid: MasteryGrid = {
     let numbers = Array(2...12)
@@ -47,7 +34,7 @@ import Testing
 
   @Test func gridIsOneBlockWithoutAWidth() {
     let lines = Renderer.layout(Self.grid, colour: false)
-    #expect(lines.count(where: { $0.hasPrefix("   ×") }) == 1)
+    #expect(lines.count(where: { $0.plain.hasPrefix("   ×") }) == 1)
   }
 
   @Test(arguments: [20, 30, 60, 100])

@@ -264,8 +264,12 @@ public indirect enum JSON: Sendable, Equatable {
           }
           scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
         default:
+          // The whole character after the backslash, not its first byte.
+          var end = index
+          while end < bytes.count && end < index + 3 && bytes[end] & 0xC0 == 0x80 { end += 1 }
+          let character = String(decoding: bytes[(index - 1)..<end], as: UTF8.self)
           index -= 2
-          throw error("unknown escape '\\\(String(UnicodeScalar(escape)))' in a string")
+          throw error("unknown escape '\\\(character)' in a string")
         }
         runStart = index
       }
