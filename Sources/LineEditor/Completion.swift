@@ -30,13 +30,16 @@ enum Completion {
   }
 
   /// Decides what Tab does for `word` given the completer's `candidates`
-  /// (candidates not starting with `word` are ignored, duplicates dropped).
-  static func action(word: String, candidates: [String]) -> Action {
+  /// (candidates not starting with `word` are ignored, duplicates dropped). A word completed
+  /// whole gets a space after it, as shells do (`spl` → `split `), unless one follows already
+  /// or the candidate ends with `(` (a function, ready for its argument).
+  static func action(word: String, candidates: [String], spaceFollows: Bool = false) -> Action {
     var seen = Set<String>()
     let matches = candidates.filter { $0.hasPrefix(word) && seen.insert($0).inserted }
     guard let first = matches.first else { return .none }
     if matches.count == 1 {
-      return .insert(String(first.dropFirst(word.count)))
+      let space = spaceFollows || first.hasSuffix("(") ? "" : " "
+      return .insert(String(first.dropFirst(word.count)) + space)
     }
     let common = commonPrefix(matches)
     if common.count > word.count {

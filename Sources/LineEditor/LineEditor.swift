@@ -214,7 +214,8 @@ public final class LineEditor {
       pointer += 1
     }
     let word = Completion.lastWord(of: before)
-    switch Completion.action(word: word, candidates: completer(before)) {
+    let spaceFollows = info.cursor < info.lastchar && info.cursor.pointee == 0x20
+    switch Completion.action(word: word, candidates: completer(before), spaceFollows: spaceFollows) {
     case .none:
       return UInt8(CC_ERROR)
     case .insert(let text):

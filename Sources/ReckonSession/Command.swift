@@ -65,7 +65,8 @@ public struct Command: Sendable, Hashable {
       name: "split", aliases: [], usage: "split [amount] N", summary: "divide a bill among N people, to the cent",
       details: """
         split 100 3   two pay 33.33, one pays 33.34: shares add up to the amount
-        split 4       splits ans four ways
+        split 4       splits ans four ways: one number is always the number of
+                      people, and the reply starts with ans to say so
         The largest share becomes ans.
         """),
     Command(

@@ -77,6 +77,10 @@ import Testing
       executable: try ReckonBinary.release())
     #expect(run.status == 0, "\(run.stderr)")
     let result = try #require(run.lines.first { $0.hasPrefix("You are: ") })
+    // Worked out by hand from animal.json: "1" is each question's first answer (a scale's
+    // low end), which gives the fox and the tortoise four picks each, and the tie goes to the
+    // fox, listed before the tortoise.
+    #expect(result == "You are: Fox 🦊", "\(run.lines)")
     let stats = try ReckonProcess.run(
       ["-e", "stats personality"], environment: Self.environment(home.path), executable: try ReckonBinary.release())
     let outcome = result.dropFirst("You are: ".count)

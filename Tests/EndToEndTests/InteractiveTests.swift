@@ -33,6 +33,15 @@ import Testing
     try terminal.send(Key.ctrlC)
     try terminal.expect("reckon> ")
 
+    // A command completed whole gets its space, as in a shell: "spl" Tab is "split ".
+    try terminal.send("spl")
+    try terminal.expect("spl")
+    try terminal.send(Key.tab)
+    try terminal.expect("it")
+    #expect(terminal.output.hasSuffix("reckon> split "), "\(terminal.output.suffix(40))")
+    try terminal.send("100 3" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("100.00 split 3 ways: 2 pay 33.33, 1 pays 33.34"))
+
     // The session still knows x.
     try terminal.send("x*2" + Key.enter)
     #expect(Self.lines(try terminal.expect("reckon> ")).contains("14"))

@@ -31,6 +31,9 @@ import Testing
   func everyStepStops(_ line: String) {
     let steps = Countdown(after: .max)
     _ = try? Self.evaluate(line, steps)
+    // Every node asks: a line of several nodes asks several times (a loop of no steps would
+    // check nothing).
+    #expect(steps.asked.load(ordering: .relaxed) >= 3)
     for after in 0..<steps.asked.load(ordering: .relaxed) {
       #expect(throws: Diagnostic.self) { try Self.evaluate(line, Countdown(after: after)) }
       do {

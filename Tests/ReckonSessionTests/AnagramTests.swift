@@ -154,7 +154,10 @@ import Testing
     clock.advance(milliseconds: 12_500)
     #expect(session.prompt == "anagram 1/10 0:18> ")
     #expect(session.tick().outputs.isEmpty)
-    guard case .anagram(let before) = session.mode else { return }
+    guard case .anagram(let before) = session.mode else {
+      Issue.record("the round did not start: \(session.mode)")
+      return
+    }
     clock.advance(milliseconds: 17_500)
     let reply = plain(session.tick())
     #expect(reply.first == "Time's up: the word was \(before.word.uppercased()).")
@@ -166,7 +169,10 @@ import Testing
     let store = SQLiteStore.inMemory()
     var session = testSession(store: store)
     _ = session.handle("anagram medium")
-    guard case .anagram(let round) = session.mode else { return }
+    guard case .anagram(let round) = session.mode else {
+      Issue.record("the round did not start: \(session.mode)")
+      return
+    }
     _ = session.handle(round.word)
     let saved = try store.anagramRounds(profile: "ada")
     #expect(saved.count == 1)
@@ -177,5 +183,45 @@ import Testing
     _ = session.handle("quit")
     #expect(try store.anagramRounds(profile: "ada") == saved)
     #expect(saved.first?.finished == false)
+  }
+
+  /// The best so far is the highest of every earlier round of the level, not the last or the
+  /// lowest: three earlier rounds, the best in the middle.
+  @Test func theBestIsTheHighestOfEveryEarlierRound() throws {
+    let store = SQLiteStore.inMemory()
+    let clock = ManualClock()
+    var session = testSession(clock: clock, store: store)
+    /// Plays a round of easy: solves `solved` words, skips one, and leaves. Returns its score.
+    /// (A round is saved under the time it started: each starts a minute after the last.)
+    func play(solving solved: Int) throws -> Int {
+      clock.advance(milliseconds: 60_000)
+      _ = session.handle("anagram easy")
+      var score = 0
+      for _ in 0..<solved {
+        guard case .anagram(let round) = session.mode else { throw Failure("the round is not running") }
+        _ = session.handle(round.word)
+        score += round.value
+      }
+      _ = session.handle("skip")
+      let end = plain(session.handle("quit"))
+      lastEnding = end
+      return score
+    }
+    var lastEnding: [String] = []
+    let first = try play(solving: 1)
+    let second = try play(solving: 3)
+    let third = try play(solving: 0)
+    #expect(second > first && first > third)
+    #expect(lastEnding.contains("Your best for easy is \(second)."), "\(lastEnding)")
+    _ = try play(solving: 2)
+    #expect(lastEnding.contains("Your best for easy is \(second)."), "\(lastEnding)")
+    _ = try play(solving: 4)
+    #expect(lastEnding.contains("A new best for easy! (It was \(second).)"), "\(lastEnding)")
+    #expect(try store.anagramRounds(profile: "ada").count == 5)
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
   }
 }

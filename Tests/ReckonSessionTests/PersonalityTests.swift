@@ -1,3 +1,4 @@
+import Foundation
 import ReckonStore
 import Testing
 
@@ -224,10 +225,34 @@ import Testing
     let warning =
       "warning: the result is not being saved: the disk is full (Reckon keeps it and tries again with each save)"
     #expect(plain(last).contains(warning) == !diskIsFine)
+    // The outcome worked out here from the quiz's file, not from the program: "1" picks each
+    // single and scale question's first answer (a scale's first point is its low end), "none"
+    // nothing.
+    let expected = try Self.outcome(ofBuiltIn: "calculator", picksFirstAnswerOf: ["single", "scale"])
+    #expect(plain(last).first == "== You are: \(expected) ==")
     if diskIsFine {
       let saved = try store.personalityResults(profile: "ada")
       #expect(saved.map(\.quiz) == ["calculator"])
       #expect(plain(last).first == "== You are: \(saved[0].outcome) \(saved[0].symbol) ==")
     }
+  }
+
+  /// "Name symbol" of the outcome a built-in quiz gives when each question of the given kinds
+  /// is answered with its first answer (and the others with none): most picks, and a tie to
+  /// the outcome listed first. Read from the JSON file with Foundation's parser.
+  static func outcome(ofBuiltIn name: String, picksFirstAnswerOf kinds: Set<String>) throws -> String {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/ReckonData/personality/\(name).json")
+    let quiz = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    let outcomes = try #require(quiz["outcomes"] as? [[String: Any]])
+    var counts: [String: Int] = [:]
+    for question in try #require(quiz["questions"] as? [[String: Any]]) {
+      guard kinds.contains(question["kind"] as? String ?? "single") else { continue }
+      let first = try #require((question["answers"] as? [[String: Any]])?.first?["outcome"] as? String)
+      counts[first, default: 0] += 1
+    }
+    let most = counts.values.max() ?? 0
+    let winner = try #require(outcomes.first { counts[$0["id"] as! String, default: 0] == most })
+    return "\(winner["name"] as! String) \(winner["symbol"] as! String)"
   }
 }

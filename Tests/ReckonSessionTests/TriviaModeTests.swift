@@ -94,6 +94,43 @@ extension Choices {
     return session
   }
 
+  /// A wrong answer locks the day's challenge as surely as a right one, here and after a
+  /// restart, on a fixed date (14 Nov 2023, the manual clock's): the lock is tested whatever
+  /// letter is right that day.
+  @Test(arguments: Difficulty.allCases)
+  func aWrongAnswerLocksTheChallengeUntilTomorrow(_ difficulty: Difficulty) throws {
+    let clock = ManualClock()
+    let store = SQLiteStore.inMemory()
+    var session = testSession(clock: clock, store: store)
+    session.state.builtInQuestions = BuiltInQuestions.bank
+    #expect(clock.today().iso == "2023-11-14")
+    _ = session.handle("daily \(difficulty.rawValue)")
+    guard case .daily(let daily) = session.mode else {
+      Issue.record("the challenge did not start: \(session.mode)")
+      return
+    }
+    let right = try #require(daily.choices.answers.firstIndex(of: daily.choices.question.correct))
+    let wrong = "abcd".map(String.init)[(right + 1) % daily.choices.answers.count]
+    let answered = plain(session.handle(wrong))
+    #expect(answered.first?.hasPrefix("✗ The answer is ") == true, "\(answered)")
+    #expect(session.isInCalculator)
+    let again = plain(session.handle("daily \(difficulty.rawValue)"))
+    #expect(
+      again.first?.hasPrefix("You have answered today's \(difficulty.rawValue) challenge: wrong") == true, "\(again)")
+    #expect(session.isInCalculator)
+    var restarted = testSession(clock: clock, store: store)
+    restarted.state.builtInQuestions = BuiltInQuestions.bank
+    #expect(plain(restarted.handle("daily \(difficulty.rawValue)")) == again)
+    #expect(restarted.isInCalculator)
+    // The next day opens a new one.
+    clock.advance(milliseconds: 86_400_000)
+    _ = restarted.handle("daily \(difficulty.rawValue)")
+    guard case .daily = restarted.mode else {
+      Issue.record("the next day's challenge did not start")
+      return
+    }
+  }
+
   /// Each tick saves the time so far: a Reckon killed between two lines comes back within
   /// a second of where it was.
   @Test func aTickSavesTheTimeSoFar() throws {

@@ -15,19 +15,26 @@ public enum Suggestions {
     return best?.0
   }
 
-  /// Levenshtein distance.
+  /// Edit distance counting two neighbouring letters swapped as one edit, the commonest typo
+  /// (`hlep`, `tpi`): Levenshtein's insertions, deletions and substitutions plus adjacent
+  /// transpositions (the optimal string alignment distance).
   static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious: [Int] = []
     var previous = Array(0...b.count)
     for i in 1...a.count {
       var current = [i] + Array(repeating: 0, count: b.count)
       for j in 1...b.count {
         current[j] = Swift.min(
           previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = Swift.min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
+      beforePrevious = previous
       previous = current
     }
     return previous[b.count]

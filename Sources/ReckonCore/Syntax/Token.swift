@@ -66,8 +66,11 @@ public struct TokenList: Sendable {
   }
 
   /// The text of a token as typed.
-  public func text(of token: Token) -> String {
-    String(String.UnicodeScalarView(scalars[token.span.start..<min(token.span.end, scalars.count)]))
+  public func text(of token: Token) -> String { text(of: token.span) }
+
+  /// The text of the line at `span`.
+  public func text(of span: SourceSpan) -> String {
+    String(String.UnicodeScalarView(scalars[min(span.start, scalars.count)..<min(span.end, scalars.count)]))
   }
 
   /// The text of a name token (operator words included), nil for other tokens.

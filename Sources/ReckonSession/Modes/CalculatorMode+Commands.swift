@@ -286,6 +286,15 @@ extension CalculatorMode {
       percent = p
       tokens.removeLast(2)
     }
+    // "tip 84.50 18": a number right after the amount is a percentage without its sign.
+    if percent == nil, tokens.count >= 2, let last = tokens.last, last.kind == .number,
+      CalculatorMode.endsOperand(tokens[tokens.endIndex - 2])
+    {
+      throw Diagnostic(
+        "the tip percentage needs a % sign", at: last.span,
+        hint: "for example: tip \(list.text(of: tokens.first!.span.union(tokens[tokens.endIndex - 2].span))) "
+          + "\(list.text(of: last))%")
+    }
     try CalculatorMode.checkTipAmount(tokens, in: list, hasPercent: percent != nil)
     let end = Token(.end, SourceSpan(tokens.last?.span.end ?? offset, tokens.last?.span.end ?? offset))
     let amountValue = try operand(list.with(tokens + [end]), orAnswerFor: "tip", at: offset, in: state)
@@ -348,12 +357,35 @@ extension CalculatorMode {
     }
   }
 
+  /// `split [amount] N`. Without an amount the last result is split, and the reply says so
+  /// (`ans 84.50 split 4 ways: …`): `split 100` after a result means 100 people, never 100.
   func split(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    let usage = "split [amount] N, for example: split 100 3 (or split 4: ans four ways)"
     let list = try argumentTokens(line, from: offset, in: state)
     var tokens = list.tokens.dropLast()  // .end
     guard let last = tokens.last else {
+      throw Diagnostic("split needs the number of people", at: SourceSpan(offset, offset), hint: usage)
+    }
+    let word = list.text(of: last)
+    if last.kind == .name && state.environment.variables[word] == nil && !Environment.answerNames.contains(word)
+      && Builtins.constants[word] == nil
+    {
+      // "split 100 3 round": words after the number of people.
       throw Diagnostic(
-        "split needs the number of people", at: SourceSpan(offset, offset), hint: "for example: split 100 3")
+        "split takes an amount and the number of people, not '\(word)'", at: last.span,
+        hint: word == "round" ? "rounding up is tip's: tip 100 18% round split 3" : usage)
+    }
+    if tokens.count >= 2, [.minus].contains(tokens[tokens.endIndex - 2].kind),
+      tokens[tokens.endIndex - 2].span.end == last.span.start,
+      tokens.count == 2 || tokens[tokens.endIndex - 3].span.end < tokens[tokens.endIndex - 2].span.start
+    {
+      // "split 10 -2": a negative number of people, not 10 minus 2.
+      throw Diagnostic(
+        "the number of people must be positive", at: tokens[tokens.endIndex - 2].span.union(last.span), hint: usage)
+    }
+    if tokens.count == 1, let n = list.number(of: last), n.intValue == nil {
+      // "split 84.50": an amount, and no number of people.
+      throw Diagnostic("split needs the number of people after the amount", at: last.span, hint: usage)
     }
     let ways = try count(last, in: list, what: "the number of people", range: 1...1_000_000)
     tokens.removeLast()
@@ -367,6 +399,13 @@ extension CalculatorMode {
     let split = Split(amount: amount, ways: ways)
     state.environment.answer = .exact(Money.value(cents: split.largestShareCents))
     let people = ways == 1 ? "1 way" : "\(ways) ways"
-    return Reply([.result("\(Money.format(cents: split.totalCents)) split \(people): \(split.description)")])
+    let what = (tokens.isEmpty ? "ans " : "") + Money.format(cents: split.totalCents)
+    return Reply([.result("\(what) split \(people): \(split.description)")])
+  }
+
+  /// Whether a token can end an operand (a number, a name, a closing parenthesis), so that a
+  /// number right after it is not part of the same expression.
+  static func endsOperand(_ token: Token) -> Bool {
+    [.number, .name, .rightParen].contains(token.kind)
   }
 }

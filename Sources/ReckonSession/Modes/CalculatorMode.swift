@@ -38,8 +38,33 @@ public struct CalculatorMode: Sendable {
     do {
       return (try evaluate(line, in: &state), nil)
     } catch {
-      return (.error(error, line), nil)
+      return (.error(CalculatorMode.misspeltCommand(in: line, failing: error, state: state) ?? error, line), nil)
     }
+  }
+
+  /// A line that failed to evaluate at its first word or just after it, whose first word is no
+  /// name Reckon knows but close to a command's (`splt 100 3`, `hlep`): the error says which
+  /// command was probably meant, rather than asking for an operator between `splt` and `100`.
+  static func misspeltCommand(in line: String, failing error: Diagnostic, state: SessionState) -> Diagnostic? {
+    let scalars = Array(line.unicodeScalars)
+    guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return nil }
+    var end = start
+    while end < scalars.count && scalars[end].properties.isAlphabetic { end += 1 }
+    guard end > start, end == scalars.count || !(scalars[end] == "_" || ("0"..."9").contains(scalars[end])) else {
+      return nil
+    }
+    let next = scalars[end...].firstIndex { $0 != " " && $0 != "\t" } ?? scalars.count
+    guard error.span.start == start || error.span.start == next, next == scalars.count || scalars[next] != "=" else {
+      return nil
+    }
+    let word = String(String.UnicodeScalarView(scalars[start..<end]))
+    guard state.environment.variables[word] == nil, !Environment.answerNames.contains(word),
+      Builtins.constants[word] == nil, Builtins.function(named: word) == nil,
+      let guess = Suggestions.closest(to: word, in: Array(Command.words)), let command = Command.named(guess)
+    else { return nil }
+    return Diagnostic(
+      "unknown command '\(word)' — did you mean '\(guess)'?", at: SourceSpan(start, end),
+      hint: "\(command.usage): \(command.summary)")
   }
 
   /// `drill [options]`: the options given, over the last ones used, start a drill (and are

@@ -81,7 +81,8 @@ public struct AnagramMode: Sendable {
     if words.count < requested {
       lines.append(.note("Only \(words.count) words of \(level.lettersLabel) letters in \(source)."))
     }
-    lines.append(.note("Type the word; hint, shuffle, skip, quit. A wrong guess costs half the word's points."))
+    lines.append(
+      .note("Type the word; hint, shuffle, skip, quit. A wrong word of these letters costs half its points."))
     return lines + current
   }
 
@@ -149,26 +150,49 @@ public struct AnagramMode: Sendable {
       let outputs: [Output] = [.feedback(correct: true, "✓ \(guess.uppercased())\(also): +\(value), score \(score)")]
       return finishWord(outputs, now: now, in: &state)
     }
-    // A slip of the keyboard, not a guess: it costs nothing.
-    if guess.utf8.count != letterCount {
-      return (
-        Reply([
-          .note("\(guess.uppercased()) has \(guess.utf8.count) letters: the word has \(letterCount), all the tiles.")
-        ]),
-        false
-      )
-    }
+    // What cannot be an anagram of the tiles at all is a slip, not a guess: it costs nothing,
+    // and the reply says what is wrong with it.
+    if let slip = AnagramMode.slip(guess, tiles: word) { return (Reply([.note(slip)]), false) }
     wrong += 1
     let lost = min(score, penalty)
     score -= lost
-    let why =
-      WordList.letters(of: guess) == WordList.letters(of: word)
-      ? "is not in the word list" : "does not use exactly these letters"
     return (
-      Reply([.feedback(correct: false, "✗ \(guess.uppercased()) \(why): \(AnagramMode.cost(lost, score)). Try again.")]
-      ),
+      Reply([
+        .feedback(
+          correct: false,
+          "✗ \(guess.uppercased()) is not in the word list: \(AnagramMode.cost(lost, score)). Try again.")
+      ]),
       false
     )
+  }
+
+  /// Why `guess` cannot be made of the tiles (all the letters of `tiles`, each once), or nil
+  /// when it can: a guess of another length, or with letters the tiles do not have.
+  static func slip(_ guess: String, tiles: String) -> String? {
+    let shown = guess.uppercased()
+    let count = tiles.unicodeScalars.count
+    if guess.unicodeScalars.count != count {
+      return
+        "\(shown) has \(guess.unicodeScalars.count) letters: the word has \(count), all the tiles. It costs nothing."
+    }
+    var left = Dictionary(tiles.unicodeScalars.map { ($0, 1) }, uniquingKeysWith: +)
+    var extra: [String] = []
+    for letter in guess.unicodeScalars {
+      if let n = left[letter], n > 0 {
+        left[letter] = n - 1
+      } else {
+        extra.append(String(letter).uppercased())
+      }
+    }
+    guard !extra.isEmpty else { return nil }
+    // The tiles it leaves unused (in alphabetical order: the word's would give it away).
+    var unused: [String] = []
+    for letter in tiles.unicodeScalars where left[letter, default: 0] > 0 {
+      left[letter]! -= 1
+      unused.append(String(letter).uppercased())
+    }
+    return "\(shown) is not made of these tiles: it has \(Wording.list(extra.sorted())) where the tiles have "
+      + "\(Wording.list(unused.sorted())). It costs nothing."
   }
 
   /// A hint puts the next letter in its place, for one letter's points.
@@ -259,9 +283,10 @@ public struct AnagramMode: Sendable {
   static func help(_ level: AnagramLevel) -> String {
     """
     Make a word of all the letters on the tiles: any word of the list made of
-    exactly them is right (silent for listen). Right: +\(level.points) a letter. Wrong:
-    minus half the word's points, but the score never goes below 0. A guess
-    of another length costs nothing. hint puts the next
+    exactly them is right (silent for listen). Right: +\(level.points) a letter. A word of
+    these letters that is not in the list: minus half the word's points, but
+    the score never goes below 0. A guess of another length, or with letters
+    not on the tiles, costs nothing. hint puts the next
     letter in its place (−\(level.points)); shuffle mixes the tiles again; skip shows the
     word (no points). After \(level.seconds) s the word is shown and the next comes.
     quit ends the round; the score is saved as you go.
