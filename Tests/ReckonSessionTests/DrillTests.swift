@@ -7,15 +7,12 @@ import Testing
 /// The drill's question order, over many questions with a seeded random source.
 @Suite struct DrillTests {
   /// 10,000 random questions never repeat the one just asked.
-  @Test func randomRoundNeverRepeatsAQuestionAtOnce() {
+  @Test func randomRoundNeverRepeatsAQuestionAtOnce() throws {
     var session = testSession(seed: 7)
     _ = session.handle("drill 2-9 random")
     var previous: Fact?
     for _ in 0..<10_000 {
-      guard case .drill(let drill) = session.mode else {
-        Issue.record("left the drill")
-        return
-      }
+      let drill = try #require(session.drill, "left the drill")
       #expect(drill.current != previous)
       previous = drill.current
       _ = session.handle(String(drill.current.answer))
@@ -23,17 +20,17 @@ import Testing
   }
 
   /// A missed fact comes back 3 to 5 questions later (never at once), until answered right.
-  @Test func aMissedFactComesBackThreeToFiveQuestionsLater() {
+  @Test func aMissedFactComesBackThreeToFiveQuestionsLater() throws {
     var session = testSession(seed: 11)
     _ = session.handle("drill 2-9 random")
     for _ in 0..<300 {
-      guard case .drill(let before) = session.mode else { return }
+      let before = try #require(session.drill, "left the drill")
       let missed = before.current
       let at = before.number
       _ = session.handle(String(missed.answer + 1))  // wrong
       var seenAt: Int?
       for _ in 0..<6 {
-        guard case .drill(let drill) = session.mode else { return }
+        let drill = try #require(session.drill, "left the drill")
         if drill.current == missed && seenAt == nil { seenAt = drill.number }
         _ = session.handle(String(drill.current.answer))
       }
@@ -144,7 +141,7 @@ import Testing
     _ = session.handle("1")  // 9 × 2, wrong
     _ = session.handle("drill review")
     for _ in 0..<5 {
-      guard case .drill(let drill) = session.mode else { break }
+      let drill = try #require(session.drill, "left the drill")
       #expect(drill.current == Fact(9, 2))
       _ = session.handle("17")
     }
@@ -153,6 +150,43 @@ import Testing
     #expect(last.first == "✓ 0.0 s")
     #expect(last.dropFirst().first == "Drill over: 1 right, 5 wrong (17%) in 0:00, 0.0 s a question.")
     #expect(session.isInCalculator)
+  }
+  /// Reviews of two and of three missed facts, each missed twice more before it is right: once
+  /// the list has been asked only retries are left, and the fact just asked never comes
+  /// straight back while another waits. Each fact is asked three times, and then the round ends.
+  @Test(arguments: [2, 3])
+  func aReviewOfSeveralMissedFactsNeverAsksOneTwiceInARow(_ missedCount: Int) throws {
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    _ = session.handle("drill 9 count \(missedCount)")
+    for _ in 0..<missedCount { _ = session.handle("1") }  // 9 × 2, 9 × 3 (and 9 × 4): wrong
+    _ = session.handle("drill review")
+    var asked: [Fact] = []
+    var misses: [Fact: Int] = [:]
+    while !session.isInCalculator {
+      let drill = try #require(session.drill, "left the drill")
+      let fact = drill.current
+      asked.append(fact)
+      try #require(asked.count <= 3 * missedCount, "asked more than three times each: \(asked.map(\.item))")
+      let wrong = misses[fact, default: 0] < 2
+      if wrong { misses[fact, default: 0] += 1 }
+      _ = session.handle(wrong ? "1" : String(fact.answer))
+    }
+    let facts = (2..<(2 + missedCount)).map { Fact(9, $0) }
+    #expect(Set(asked) == Set(facts))
+    for fact in facts { #expect(asked.filter { $0 == fact }.count == 3, "\(fact.item) in \(asked.map(\.item))") }
+    for (a, b) in zip(asked, asked.dropFirst()) {
+      #expect(a != b, "\(a.item) twice in a row in \(asked.map(\.item))")
+    }
+  }
+}
+
+extension Session {
+  /// The drill under way; nil in any other mode (a test then fails with `#require`, rather
+  /// than passing with nothing checked).
+  var drill: DrillMode? {
+    guard case .drill(let drill) = mode else { return nil }
+    return drill
   }
 }
 
