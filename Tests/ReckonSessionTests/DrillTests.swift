@@ -151,6 +151,88 @@ import Testing
     #expect(last.dropFirst().first == "Drill over: 1 right, 5 wrong (17%) in 0:00, 0.0 s a question.")
     #expect(session.isInCalculator)
   }
+  /// A list of tables, however it is typed, drills exactly those tables (each of them, in
+  /// order, from the smallest), names them all in the round's first line and the prompt,
+  /// and is saved as the defaults in words that read back as the same list.
+  @Test(
+    arguments: [
+      ("7 8", [7, 8], "the 7 and 8 tables", "7,8"),
+      ("7,8", [7, 8], "the 7 and 8 tables", "7,8"),
+      ("7 and 8", [7, 8], "the 7 and 8 tables", "7,8"),
+      ("7, 8", [7, 8], "the 7 and 8 tables", "7,8"),
+      ("7 ,8", [7, 8], "the 7 and 8 tables", "7,8"),
+      ("7 , 8", [7, 8], "the 7 and 8 tables", "7,8"),
+      ("8 7", [7, 8], "the 7 and 8 tables", "7,8"),
+      ("7 9", [7, 9], "the 7 and 9 tables", "7,9"),
+      ("7,9,12", [7, 9, 12], "tables 7, 9 and 12", "7,9,12"),
+      ("3-5 8", [3, 4, 5, 8], "tables 3–5 and 8", "3-5,8"),
+      ("3-5,8", [3, 4, 5, 8], "tables 3–5 and 8", "3-5,8"),
+      ("2-4 6 and 8-10", [2, 3, 4, 6, 8, 9, 10], "tables 2–4, 6 and 8–10", "2-4,6,8-10"),
+      ("5-7 6", [5, 6, 7], "tables 5–7", "5-7"),
+      ("7 7", [7], "the 7 table", "7"),
+      ("all 12", [2, 3, 4, 5, 6, 7, 8, 9, 12], "tables 2–9 and 12", "2-9,12"),
+      ("2-3", [2, 3], "the 2 and 3 tables", "2,3"),
+    ] as [(String, [Int], String, String)])
+  func aListOfTablesDrillsExactlyThoseTables(_ words: String, _ tables: [Int], _ name: String, _ label: String)
+    throws
+  {
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    let opening = plain(session.handle("drill \(words) max 4"))
+    #expect(opening.first == "Drill for ada: \(name) (×) up to 4, in order, until you quit.")
+    #expect(session.prompt == "drill \(label)× 1> ")
+    var asked: [Fact] = []
+    for _ in 0..<(3 * tables.count) {
+      let drill = try #require(session.drill, "left the drill")
+      asked.append(drill.current)
+      _ = session.handle(String(drill.current.answer))
+    }
+    #expect(asked == tables.flatMap { table in (2...4).map { Fact(table, $0) } })
+    let saved = try #require(try store.settings(profile: "ada")["drill"])
+    #expect(saved == "\(label) max 4 order endless ×")
+    #expect(try DrillOptions().applying(saved.split(separator: " ").map(String.init)).tables == tables)
+  }
+
+  /// Table words given on one line together are the list; the options left out still come
+  /// from the last drill, and so do the tables when none are given.
+  @Test func theTablesOfOneLineReplaceTheLastDrillsAndTheOtherOptionsStay() throws {
+    var session = testSession()
+    _ = session.handle("drill 2-12 random count 20 ÷")
+    _ = session.handle("quit")
+    #expect(
+      plain(session.handle("drill 7 and 8")).first
+        == "Drill for ada: the 7 and 8 tables (÷) up to 12, in random order, 20 questions.")
+    #expect(session.prompt == "drill 7,8÷ 1/20> ")
+    _ = session.handle("quit")
+    #expect(
+      plain(session.handle("drill max 5")).first
+        == "Drill for ada: the 7 and 8 tables (÷) up to 5, in random order, 20 questions.")
+    _ = session.handle("quit")
+    #expect(
+      plain(session.handle("drill 3 order 4")).first
+        == "Drill for ada: the 3 and 4 tables (÷) up to 5, in order, 20 questions.")
+  }
+
+  /// A joining word or comma with no table on one side of it is refused, at its place.
+  @Test(
+    arguments: [
+      ("drill 7 and", 9, "'and' goes between two tables: drill 7 and 8"),
+      ("drill and 8", 7, "'and' goes between two tables: drill 7 and 8"),
+      ("drill 7 random and 8", 16, "'and' goes between two tables: drill 7 and 8"),
+      ("drill 7,", 7, "a comma goes between two tables: drill 7,8"),
+      ("drill 7, random", 7, "a comma goes between two tables: drill 7,8"),
+      ("drill ,8", 7, "a comma goes between two tables: drill 7,8"),
+      ("drill 7 , count 3", 9, "a comma goes between two tables: drill 7,8"),
+      ("drill 7,,8", 7, "a comma goes between two tables: drill 7,8"),
+      ("drill 7,fish", 7, "unknown drill option 'fish'"),
+      ("drill 7,101", 7, "the tables go from 1 to 100, not 101"),
+    ] as [(String, Int, String)])
+  func aJoinWithoutATableOnEachSideIsRefused(_ line: String, _ column: Int, _ message: String) {
+    var session = testSession()
+    #expect(plain(session.handle(line)) == ["error@\(column): \(message)"])
+    #expect(session.isInCalculator)
+  }
+
   /// Reviews of two and of three missed facts, each missed twice more before it is right: once
   /// the list has been asked only retries are left, and the fact just asked never comes
   /// straight back while another waits. Each fact is asked three times, and then the round ends.

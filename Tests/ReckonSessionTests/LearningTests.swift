@@ -101,11 +101,26 @@ import Testing
 
   @Test(arguments: [
     "", "7", "2-12 random count 20", "+ range 20", "÷ 5 max 10", "3-4 count 5 − order", "all random endless",
+    "7 8", "3-5,8 random", "7 and 9, 12 count 5", "2-4 6 8-10 ÷", "all 11 12",
   ])
   func drillOptionsReadBackFromTheirArguments(_ words: String) throws {
     let options = try DrillOptions().applying(words.split(separator: " ").map(String.init))
     let again = try DrillOptions().applying(options.arguments.split(separator: " ").map(String.init))
     #expect(again == options)
+  }
+
+  /// What the release before lists of tables saved still reads, as the same options.
+  @Test func drillOptionsSavedByTheOldReleaseStillRead() throws {
+    let defaults = try DrillOptions().applying("2-9 max 12 order endless ×".split(separator: " ").map(String.init))
+    #expect(defaults == DrillOptions())
+    var options = DrillOptions()
+    options.tables = [3, 4]
+    options.maximum = 10
+    options.random = true
+    options.count = 20
+    options.operation = .subtract
+    #expect(
+      try DrillOptions().applying("3-4 max 10 random count 20 −".split(separator: " ").map(String.init)) == options)
   }
 
   @Test(

@@ -72,10 +72,7 @@ public struct DrillMode: Sendable {
     case .tables:
       let order = options.random ? "in random order" : "in order"
       let count = options.count.map { Wording.count($0, "question") } ?? "until you quit"
-      let tables =
-        options.tables.count == 1
-        ? "the \(options.tables[0]) table" : "tables \(options.tables.first!)–\(options.tables.last!)"
-      what = "\(tables) (\(options.operation.rawValue)) up to \(options.maximum), \(order), \(count)"
+      what = "\(options.tablesName) (\(options.operation.rawValue)) up to \(options.maximum), \(order), \(count)"
     case .list(let name, let facts):
       let count = Wording.count(facts.count, "fact")
       what = name == "review" ? "review of the \(count) due, weakest first" : "the \(count) you know least"
