@@ -77,7 +77,7 @@ public struct Command: Sendable, Hashable {
         drill 7 8        the 7 and 8 tables (also drill 7,8 or drill 7 and 8);
                          drill 3-5,8  tables 3 to 5 and 8
         max N            the largest second number (at first 12)
-        random | order   the order of the questions
+        random | order   shuffled (every fact once before any comes again) or in order
         count N          a round of N questions;  endless  until you quit
         + | - | ÷ | ×    add, subtract, divide (range N: up to N) or multiply
         drill review     the facts due for review, weakest first
