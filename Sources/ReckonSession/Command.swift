@@ -90,7 +90,8 @@ public struct Command: Sendable, Hashable {
         get it right. Every answer is saved to your profile as you give it.
         Facts move through five Leitner boxes: a right answer on a fact that is due
         moves it up a box (due again 1, 3, 7, then 14 days later); a wrong answer,
-        or showing the answer, sends it back to box 1.
+        or showing the answer, sends it back to box 1. The weakest facts are those
+        missed most for their answers (a shown answer counts as missed).
         """),
     Command(
       name: "quiz", aliases: [], usage: "quiz [level] [category] [count N]",

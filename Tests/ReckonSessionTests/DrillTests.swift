@@ -135,8 +135,11 @@ import Testing
     #expect(
       try store.itemTotals(profile: "ada", mode: "drill")["6×3"] == ItemTotals(answered: 1, right: 0, milliseconds: 0))
     #expect(try store.factStates(profile: "ada", mode: "drill")["6×3"]?.box == 1)
-    // 6 × 4's answer was shown: not an answer, but not known either, so back to box 1.
-    #expect(try store.itemTotals(profile: "ada", mode: "drill")["6×4"] == nil)
+    // 6 × 4's answer was shown: not an answer, but not known either, so back to box 1, and
+    // counted as shown.
+    #expect(
+      try store.itemTotals(profile: "ada", mode: "drill")["6×4"]
+        == ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 1))
     #expect(try store.factStates(profile: "ada", mode: "drill")["6×4"]?.box == 1)
   }
 
@@ -298,6 +301,68 @@ import Testing
     var session = testSession()
     #expect(plain(session.handle(line)) == ["error@\(column): \(message)"])
     #expect(session.isInCalculator)
+  }
+
+  /// drill review, drill weak and stats's Weakest line rank facts by their whole record, not
+  /// the box first: 6 × 9, missed three times out of four (its last answer, right, moved it
+  /// up to box 2), is weaker than 7 × 8, answered right each of the three times it was
+  /// scored and then shown once with Enter (which sent it back to box 1).
+  @Test func weaknessComesFromTheWholeRecordNotTheBoxFirst() throws {
+    let store = SQLiteStore.inMemory()
+    let clock = ManualClock()
+    let day: Int64 = 86_400_000
+    var session = testSession(clock: clock, store: store)
+    /// Asks `fact` in a drill of its table and answers `line` (an empty line shows it).
+    func ask(_ fact: Fact, _ line: String) throws {
+      _ = session.handle("drill \(fact.table) max 12 order endless")
+      while try #require(session.drill).current != fact { _ = session.handle("skip") }
+      _ = session.handle(line)
+      _ = session.handle("quit")
+    }
+    // Day 0: 7 × 8 right (box 2), 6 × 9 wrong three times (box 1).
+    try ask(Fact(7, 8), "56")
+    for _ in 0..<3 { try ask(Fact(6, 9), "1") }
+    // Day 1: 7 × 8 right (box 3). Day 4: 7 × 8 right (box 4) and then shown (box 1);
+    // 6 × 9 right at last (box 2).
+    clock.advance(milliseconds: day)
+    try ask(Fact(7, 8), "56")
+    clock.advance(milliseconds: 3 * day)
+    try ask(Fact(7, 8), "56")
+    try ask(Fact(7, 8), "")
+    try ask(Fact(6, 9), "54")
+    let states = try store.factStates(profile: "ada", mode: "drill")
+    let totals = try store.itemTotals(profile: "ada", mode: "drill")
+    try #require(states["7×8"]?.box == 1 && states["6×9"]?.box == 2)
+    try #require(totals["7×8"]?.answered == 3 && totals["7×8"]?.right == 3)
+    try #require(totals["6×9"]?.answered == 4 && totals["6×9"]?.right == 1)
+
+    clock.advance(milliseconds: 2 * day)
+    let review = plain(session.handle("drill review"))
+    #expect(review.first == "Drill for ada: review of the 2 facts due, weakest first.")
+    #expect(review.last == "Q 6 × 9 = ?")
+    _ = session.handle("54")
+    #expect(session.drill?.current == Fact(7, 8))
+    _ = session.handle("quit")
+    #expect(plain(session.handle("drill weak")).last == "Q 6 × 9 = ?")
+    _ = session.handle("quit")
+    // Right three times for one shown answer is not weak enough to name.
+    #expect(plain(session.handle("stats")).filter { $0.hasPrefix("Weakest:") } == ["Weakest: 6 × 9 (2/5)"])
+  }
+
+  /// stats names the weakest with their record: right of answered, and how often the answer
+  /// was shown. A fact only ever shown is the weakest of all.
+  @Test func theWeakestAreNamedWithTheirShownAnswers() throws {
+    var session = testSession(store: SQLiteStore.inMemory())
+    _ = session.handle("drill 4 max 12 order endless")
+    for line in ["9", "12", "", "", "", ""] { _ = session.handle(line) }  // 4 × 2 wrong, 4 × 3 right, 4 × 4 and 4 × 5 shown
+    _ = session.handle("quit")
+    _ = session.handle("drill 4 max 12 order endless")
+    for line in ["8", "", "", "", "skip", "20"] { _ = session.handle(line) }  // 4 × 2 right, 4 × 3 and 4 × 4 shown
+    _ = session.handle("quit")
+    #expect(
+      plain(session.handle("stats")).filter { $0.hasPrefix("Weakest:") } == [
+        "Weakest: 4 × 4 (shown twice), 4 × 3 (1/1, shown once), 4 × 2 (1/2), 4 × 5 (1/1, shown once)"
+      ])
   }
 
   /// Reviews of two and of three missed facts, each missed twice more before it is right: once
