@@ -75,20 +75,24 @@ public struct Command: Sendable, Hashable {
         drill            the drill you did last (at first: tables 2–9, × up to 12,
                          in order, until you quit)
         drill 7          the 7 table;  drill 2-12  tables 2 to 12;  drill all  2–9
+        drill 7 8        the 7 and 8 tables (also drill 7,8 or drill 7 and 8);
+                         drill 3-5,8  tables 3 to 5 and 8
         max N            the largest second number (at first 12)
-        random | order   the order of the questions
+        random | order   shuffled (every fact once before any comes again) or in order
         count N          a round of N questions;  endless  until you quit
         + | - | ÷ | ×    add, subtract, divide (range N: up to N) or multiply
         drill review     the facts due for review, weakest first
         drill weak       the ten facts you know least
-        Options you leave out are kept from your last drill: drill 7 after
-        drill 2-12 random count 20 asks the 7 table at random, 20 questions.
+        The tables on one line are the list drilled. Options you leave out are kept
+        from your last drill: drill 7 after drill 2-12 random count 20 asks the
+        7 table at random, 20 questions.
         Type the answer; Enter alone shows it (not scored); skip; stats; quit ends
         with a summary. A missed fact comes back 3 to 5 questions later until you
         get it right. Every answer is saved to your profile as you give it.
         Facts move through five Leitner boxes: a right answer on a fact that is due
         moves it up a box (due again 1, 3, 7, then 14 days later); a wrong answer,
-        or showing the answer, sends it back to box 1.
+        or showing the answer, sends it back to box 1. The weakest facts are those
+        missed most for their answers (a shown answer counts as missed).
         """),
     Command(
       name: "quiz", aliases: [], usage: "quiz [level] [category] [count N]",

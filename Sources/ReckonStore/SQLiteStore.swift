@@ -214,7 +214,12 @@ public final class SQLiteStore: Store, @unchecked Sendable {
   public func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
     try write { db in
       try SQLiteStore.ensureProfile(profile, at: milliseconds, in: db)
-      try SQLiteStore.saveState(FactState(box: 1, dueAt: milliseconds), of: item, profile: profile, mode: mode, in: db)
+      try db.execute(
+        sql: """
+          INSERT INTO factState (profile, mode, item, box, dueAt, shown) VALUES (?, ?, ?, 1, ?, 1)
+          ON CONFLICT (profile, mode, item) DO UPDATE SET box = 1, dueAt = excluded.dueAt, shown = shown + 1
+          """,
+        arguments: [profile, mode, item, milliseconds])
     }
   }
 
@@ -232,15 +237,22 @@ public final class SQLiteStore: Store, @unchecked Sendable {
       let rows = try Row.fetchAll(
         db,
         sql: """
-          SELECT item, COUNT(*) AS answered, SUM(correct) AS right, SUM(milliseconds) AS milliseconds
-          FROM answer WHERE profile = ? AND mode = ? GROUP BY item
+          SELECT item, SUM(answered) AS answered, SUM(right) AS right, SUM(milliseconds) AS milliseconds,
+            SUM(shown) AS shown
+          FROM (
+            SELECT item, COUNT(*) AS answered, SUM(correct) AS right, SUM(milliseconds) AS milliseconds, 0 AS shown
+            FROM answer WHERE profile = ? AND mode = ? GROUP BY item
+            UNION ALL
+            SELECT item, 0, 0, 0, shown FROM factState WHERE profile = ? AND mode = ? AND shown > 0
+          ) GROUP BY item
           """,
-        arguments: [profile, mode])
+        arguments: [profile, mode, profile, mode])
       return Dictionary(
         rows.map {
           (
             $0["item"] as String,
-            ItemTotals(answered: $0["answered"], right: $0["right"], milliseconds: $0["milliseconds"])
+            ItemTotals(
+              answered: $0["answered"], right: $0["right"], milliseconds: $0["milliseconds"], shown: $0["shown"])
           )
         }, uniquingKeysWith: { $1 })
     }

@@ -95,6 +95,20 @@ enum Schema {
         t.primaryKey(["profile", "startedAt"])
       }
     }
+    // How often each fact's answer was shown (a drill's Enter): not an answer, but a sign
+    // the fact is not known, which its weakness counts. A fact saved before this with a box
+    // and no answer can only have been shown: at least once.
+    migrator.registerMigration("v5: how often each fact's answer was shown") { db in
+      try db.alter(table: "factState") { t in
+        t.add(column: "shown", .integer).notNull().defaults(to: 0)
+      }
+      try db.execute(
+        sql: """
+          UPDATE factState SET shown = 1 WHERE NOT EXISTS (
+            SELECT 1 FROM answer a
+            WHERE a.profile = factState.profile AND a.mode = factState.mode AND a.item = factState.item)
+          """)
+    }
     return migrator
   }
 }

@@ -101,11 +101,26 @@ import Testing
 
   @Test(arguments: [
     "", "7", "2-12 random count 20", "+ range 20", "÷ 5 max 10", "3-4 count 5 − order", "all random endless",
+    "7 8", "3-5,8 random", "7 and 9, 12 count 5", "2-4 6 8-10 ÷", "all 11 12",
   ])
   func drillOptionsReadBackFromTheirArguments(_ words: String) throws {
     let options = try DrillOptions().applying(words.split(separator: " ").map(String.init))
     let again = try DrillOptions().applying(options.arguments.split(separator: " ").map(String.init))
     #expect(again == options)
+  }
+
+  /// What the release before lists of tables saved still reads, as the same options.
+  @Test func drillOptionsSavedByTheOldReleaseStillRead() throws {
+    let defaults = try DrillOptions().applying("2-9 max 12 order endless ×".split(separator: " ").map(String.init))
+    #expect(defaults == DrillOptions())
+    var options = DrillOptions()
+    options.tables = [3, 4]
+    options.maximum = 10
+    options.random = true
+    options.count = 20
+    options.operation = .subtract
+    #expect(
+      try DrillOptions().applying("3-4 max 10 random count 20 −".split(separator: " ").map(String.init)) == options)
   }
 
   @Test(
@@ -120,29 +135,85 @@ import Testing
     #expect(result.includesToday == includesToday)
   }
 
-  @Test func reviewAsksTheDueFactsWeakestFirst() {
-    let states = [
-      "2×3": FactState(box: 3, dueAt: 100), "4×5": FactState(box: 1, dueAt: 300), "6×7": FactState(box: 1, dueAt: 200),
-      "8×9": FactState(box: 2, dueAt: 1000), "9×9": FactState(box: 5, dueAt: 50),
-    ]
-    #expect(FactSelection.due(states, now: 500).map(\.item) == ["6×7", "4×5", "2×3", "9×9"])
+  /// Records (right, wrong, shown, box, time) weakest first by the rule,
+  /// (wrong + shown + 1) / (answers + shown + 2), then the lower box, then the slower, and
+  /// whether `stats` names each (missed or shown at least once for every two right answers).
+  static let records: [(item: String, record: FactRecord, named: Bool)] = [
+    ("6×7", FactRecord(right: 0, wrong: 3, shown: 0, box: 1, milliseconds: 6000), true),  // 4/5
+    ("4×5", FactRecord(right: 0, wrong: 1, shown: 1, box: 1, milliseconds: 2000), true),  // 3/4
+    // 2/3 each: a wrong answer and a shown one count alike; then the lower box, then the slower.
+    ("2×3", FactRecord(right: 0, wrong: 1, shown: 0, box: 1, milliseconds: 2000), true),
+    ("5×5", FactRecord(right: 0, wrong: 0, shown: 1, box: 1, milliseconds: 0), true),
+    ("8×9", FactRecord(right: 1, wrong: 3, shown: 0, box: 2, milliseconds: 8000), true),
+    // 1/2 each, the same box: the slower first.
+    ("3×4", FactRecord(right: 2, wrong: 2, shown: 0, box: 2, milliseconds: 12000), true),
+    ("3×5", FactRecord(right: 2, wrong: 2, shown: 0, box: 2, milliseconds: 8000), true),
+    // 1/3 each: right three times and shown once (box 1) is weaker than right once (box 2),
+    // but neither is worth naming.
+    ("7×8", FactRecord(right: 3, wrong: 0, shown: 1, box: 1, milliseconds: 6000), false),
+    ("6×6", FactRecord(right: 1, wrong: 0, shown: 0, box: 2, milliseconds: 2000), false),
+    ("9×9", FactRecord(right: 9, wrong: 0, shown: 0, box: 5, milliseconds: 9000), false),  // 1/11
+  ]
+
+  static func store(_ records: [(item: String, record: FactRecord, named: Bool)], dueAt: (String) -> Int64 = { _ in 0 })
+    -> (states: [String: FactState], totals: [String: ItemTotals])
+  {
+    var states: [String: FactState] = [:]
+    var totals: [String: ItemTotals] = [:]
+    for (item, r, _) in records {
+      states[item] = FactState(box: r.box, dueAt: dueAt(item))
+      totals[item] = ItemTotals(answered: r.answered, right: r.right, milliseconds: r.milliseconds, shown: r.shown)
+    }
+    return (states, totals)
   }
 
-  @Test func weakestAreTheLowestBoxThenTheLeastRightThenTheSlowest() {
-    let states = [
-      "2×3": FactState(box: 2, dueAt: 0), "4×5": FactState(box: 1, dueAt: 0), "6×7": FactState(box: 1, dueAt: 0),
-      "8×9": FactState(box: 2, dueAt: 0), "9×9": FactState(box: 5, dueAt: 0),
-    ]
-    let totals = [
-      "2×3": ItemTotals(answered: 4, right: 3, milliseconds: 4000),
-      "4×5": ItemTotals(answered: 2, right: 1, milliseconds: 2000),
-      "6×7": ItemTotals(answered: 4, right: 1, milliseconds: 4000),
-      "8×9": ItemTotals(answered: 4, right: 3, milliseconds: 8000),
-      "9×9": ItemTotals(answered: 9, right: 9, milliseconds: 9000),
-    ]
-    #expect(
-      FactSelection.weakest(states, totals: totals, limit: 10).map(\.item) == ["6×7", "4×5", "8×9", "2×3", "9×9"])
+  @Test func weaknessRanksTheWholeRecord() {
+    let (states, totals) = Self.store(Self.records.shuffled())
+    #expect(FactSelection.weakest(states, totals: totals, limit: 10).map(\.item) == Self.records.map(\.item))
     #expect(FactSelection.weakest(states, totals: totals, limit: 2).map(\.item) == ["6×7", "4×5"])
+    for (item, record, named) in Self.records { #expect(record.isWorthNaming == named, "\(item)") }
+    // Each is weaker than every one after it, and none is weaker than itself.
+    for (i, a) in Self.records.enumerated() {
+      #expect(!a.record.isWeaker(than: a.record))
+      for b in Self.records[(i + 1)...] {
+        #expect(a.record.isWeaker(than: b.record) && !b.record.isWeaker(than: a.record))
+      }
+    }
+  }
+
+  /// The case that the box-first order got wrong: right every time it was scored and then
+  /// shown once (box 1) against missed three times out of four (box 2 after a right answer).
+  @Test func threeMissesOutOfFourAreWeakerThanOneShownAnswer() {
+    let missed = FactRecord(right: 1, wrong: 3, shown: 0, box: 2, milliseconds: 4000)
+    let shownOnce = FactRecord(right: 3, wrong: 0, shown: 1, box: 1, milliseconds: 3000)
+    #expect(missed.isWeaker(than: shownOnce))
+    #expect(!shownOnce.isWeaker(than: missed))
+    #expect(missed.weakness == (4, 6) && shownOnce.weakness == (2, 6))
+  }
+
+  /// A fact only ever shown, never answered, has a record too (box 1, from the shown answer).
+  @Test func aFactOnlyShownIsAmongTheWeakest() {
+    let states = ["7×8": FactState(box: 1, dueAt: 0), "2×2": FactState(box: 3, dueAt: 0)]
+    let totals = [
+      "7×8": ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 2),
+      "2×2": ItemTotals(answered: 3, right: 3, milliseconds: 3000),
+    ]
+    #expect(FactSelection.weakest(states, totals: totals, limit: 10).map(\.item) == ["7×8", "2×2"])
+  }
+
+  /// A review asks the facts due, by the same rule; equals, the longest overdue first.
+  @Test func reviewAsksTheDueFactsWeakestFirst() {
+    let due: [String: Int64] = ["6×7": 300, "2×3": 100, "5×5": 200, "3×4": 50, "3×5": 60, "7×8": 10, "9×9": 400]
+    let (states, totals) = Self.store(Self.records) { due[$0] ?? 1000 }
+    #expect(
+      FactSelection.due(states, totals: totals, now: 500).map(\.item) == [
+        "6×7", "2×3", "5×5", "3×4", "3×5", "7×8", "9×9",
+      ])
+    var twins = Self.store(
+      [Self.records[2], Self.records[2]].enumerated().map { ("\($0.offset + 2)×3", $0.element.record, true) })
+    twins.states["2×3"]?.dueAt = 90
+    twins.states["3×3"]?.dueAt = 80
+    #expect(FactSelection.due(twins.states, totals: twins.totals, now: 500).map(\.item) == ["3×3", "2×3"])
   }
 
   @Test(

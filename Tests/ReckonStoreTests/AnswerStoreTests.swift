@@ -123,11 +123,121 @@ import Testing
     #expect(try store.practiceDays(profile: "ada", mode: "drill") == [local])
     let applied = try store.writer.read { db in try Schema.migrator.appliedIdentifiers(db) }
     #expect(applied == Set(Schema.migrator.migrations))
-    #expect(applied.count == 4)
+    #expect(applied.count == 5)
     // An answer from before v3 has no category or difficulty, and no trivia statistics.
     #expect(try store.answerGroups(profile: "ada", mode: "drill").isEmpty)
     #expect(try store.personalityResults(profile: "ada").isEmpty)
     #expect(try store.anagramRounds(profile: "ada").isEmpty)
+  }
+
+  /// A database written by the release before showings were counted (schema v4) opens with
+  /// every answer, box, setting and result as it was. A fact with a box and no answer can only
+  /// have had its answer shown, so it counts one showing; the others none. Then each showing
+  /// counts, and an answer leaves the count alone.
+  @Test func aVersionFourDatabaseIsMigrated() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    let day = Day(milliseconds: Self.day0, utcOffsetSeconds: 0)
+    do {
+      let queue = try DatabaseQueue(path: path)
+      try Schema.migrator.migrate(queue, upTo: "v4: personality results and anagram rounds")
+      try queue.write { db in
+        // As the release of schema v4 wrote them: settings, answers with their boxes, a shown
+        // answer (a box with no answer), a daily challenge, a personality result, an anagram round.
+        try db.execute(sql: "INSERT INTO profile (name, createdAt) VALUES ('ada', 0), ('bob', 0)")
+        try db.execute(
+          sql: """
+            INSERT INTO setting (profile, key, value) VALUES ('ada', 'drill', '2-9 max 12 order endless ×'),
+              ('ada', 'digits', '4'), ('bob', 'tips', '12 15')
+            """)
+        for (item, correct, at) in [("7×8", true, Self.day0), ("7×8", false, Self.day0 + 1), ("6×9", true, Self.day0)] {
+          try db.execute(
+            sql: """
+              INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
+              VALUES ('ada', 'drill', ?, '1', ?, 1500, ?, ?)
+              """, arguments: [item, correct, at, day.number])
+        }
+        try db.execute(
+          sql: """
+            INSERT INTO factState (profile, mode, item, box, dueAt) VALUES ('ada', 'drill', '7×8', 1, ?),
+              ('ada', 'drill', '6×9', 2, ?), ('ada', 'drill', '4×4', 1, ?), ('bob', 'drill', '7×8', 1, ?)
+            """, arguments: [Self.day0 + 1, Self.midnight0 + 86_400_000, Self.day0, Self.day0])
+        try db.execute(
+          sql: """
+            INSERT INTO daily (profile, day, difficulty, item, elapsed, finished, correct, given, updatedAt)
+            VALUES ('ada', ?, 'easy', 'k1', 20000, 1, 1, 'Mercury', ?)
+            """, arguments: [day.number, Self.day0])
+        try db.execute(
+          sql: """
+            INSERT INTO personality (profile, quiz, title, outcome, symbol, runnerUp, takenAt, day)
+            VALUES ('ada', 'animal', 'Which animal are you?', 'Owl', '🦉', 'Fox', ?, ?)
+            """, arguments: [Self.day0, day.number])
+        try db.execute(
+          sql: """
+            INSERT INTO anagramRound (profile, startedAt, day, level, score, solved, played, finished)
+            VALUES ('ada', ?, ?, 'easy', 50, 1, 2, 0)
+            """, arguments: [Self.day0, day.number])
+      }
+      try queue.close()
+    }
+    let store = SQLiteStore.open(path: path)
+    #expect(store.warnings.isEmpty)
+    #expect(
+      try store.writer.read { db in try Schema.migrator.appliedIdentifiers(db) } == Set(Schema.migrator.migrations))
+    #expect(
+      try store.settings(profile: "ada") == ["drill": "2-9 max 12 order endless ×", "digits": "4"])
+    #expect(try store.settings(profile: "bob") == ["tips": "12 15"])
+    #expect(
+      try store.factStates(profile: "ada", mode: "drill") == [
+        "7×8": FactState(box: 1, dueAt: Self.day0 + 1), "6×9": FactState(box: 2, dueAt: Self.midnight0 + 86_400_000),
+        "4×4": FactState(box: 1, dueAt: Self.day0),
+      ])
+    #expect(
+      try store.itemTotals(profile: "ada", mode: "drill") == [
+        "7×8": ItemTotals(answered: 2, right: 1, milliseconds: 3000),
+        "6×9": ItemTotals(answered: 1, right: 1, milliseconds: 1500),
+        "4×4": ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 1),
+      ])
+    #expect(
+      try store.itemTotals(profile: "bob", mode: "drill") == [
+        "7×8": ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 1)
+      ])
+    #expect(try store.practiceDays(profile: "ada", mode: "drill") == [day])
+    let daily = try store.dailyChallenges(profile: "ada", from: day, through: day)
+    #expect(daily.map(\.given) == ["Mercury"])
+    #expect(daily.map(\.finished) == [true])
+    #expect(try store.personalityResults(profile: "ada").map(\.outcome) == ["Owl"])
+    #expect(try store.anagramRounds(profile: "ada").map(\.score) == [50])
+    #expect(try store.profiles().map(\.answers) == [3, 0])
+
+    // From now on each showing counts; an answer moves the box and leaves the count alone.
+    try store.setBack(item: "6×9", profile: "ada", mode: "drill", at: Self.day0 + 2)
+    try store.setBack(item: "6×9", profile: "ada", mode: "drill", at: Self.day0 + 3)
+    try store.setBack(item: "4×4", profile: "ada", mode: "drill", at: Self.day0 + 3)
+    try store.record(Self.answer("6×9", correct: true, at: Self.day0 + 4), learning: Leitner())
+    #expect(
+      try store.itemTotals(profile: "ada", mode: "drill")["6×9"]
+        == ItemTotals(answered: 2, right: 2, milliseconds: 3000, shown: 2))
+    #expect(try store.itemTotals(profile: "ada", mode: "drill")["4×4"]?.shown == 2)
+    #expect(try store.factStates(profile: "ada", mode: "drill")["6×9"]?.box == 2)
+    #expect(try store.itemTotals(profile: "bob", mode: "drill")["7×8"]?.shown == 1)
+
+    // The drill setting saved by that release still reads, as the defaults it was.
+    var session = Session(clock: ManualClock(), random: SeededRandom(seed: 1), store: store, profile: "ada")
+    let opening = session.handle("drill").outputs.first
+    #expect(opening == .note("Drill for ada: tables 2–9 (×) up to 12, in order, until you quit."))
+  }
+
+  /// A showing of a fact never seen before makes its box and counts once.
+  @Test func aShowingIsCounted() throws {
+    let store = SQLiteStore.inMemory()
+    try store.setBack(item: "3×4", profile: "ada", mode: "drill", at: Self.day0)
+    #expect(try store.factStates(profile: "ada", mode: "drill") == ["3×4": FactState(box: 1, dueAt: Self.day0)])
+    #expect(
+      try store.itemTotals(profile: "ada", mode: "drill") == [
+        "3×4": ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 1)
+      ])
+    #expect(try store.itemTotals(profile: "ada", mode: "quiz").isEmpty)
   }
 
   /// Personality results are kept in order; an anagram round saved again (after each word)

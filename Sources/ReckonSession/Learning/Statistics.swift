@@ -43,19 +43,22 @@ enum Statistics {
     outputs.append(.note("Last \(chartDays) days (answers a day, and how many were right):"))
     outputs.append(.chart(chart(activity, today: today)))
     let now = state.clock.nowMilliseconds()
-    let due = FactSelection.due(states, now: now).count
-    // The weakest facts worth naming: missed last time, or missed more than once in three.
-    let weakest = FactSelection.weakest(states, totals: totals, limit: 5).filter { fact in
-      let t = totals[fact.item]!
-      return states[fact.item]?.box == 1 || (t.answered - t.right) * 3 > t.answered
-    }
+    let due = states.values.filter { $0.dueAt <= now }.count
+    // The weakest facts worth naming: missed or shown at least once for every two right answers.
+    let weakest = FactSelection.weakest(states, totals: totals, limit: .max).filter {
+      FactRecord(totals[$0.item], states[$0.item]).isWorthNaming
+    }.prefix(5)
     if !weakest.isEmpty {
       outputs.append(
         .note(
           "Weakest: "
             + weakest.map { fact in
-              let t = totals[fact.item]!
-              return "\(fact.expression) (\(t.right)/\(t.answered))"
+              let t = totals[fact.item] ?? ItemTotals(answered: 0, right: 0, milliseconds: 0)
+              var record = t.answered == 0 ? [] : ["\(t.right)/\(t.answered)"]
+              if t.shown > 0 {
+                record.append("shown " + (t.shown == 1 ? "once" : t.shown == 2 ? "twice" : "\(t.shown) times"))
+              }
+              return "\(fact.expression) (\(record.joined(separator: ", ")))"
             }.joined(separator: ", ")))
     }
     outputs.append(
@@ -114,29 +117,34 @@ enum Statistics {
   }
 }
 
-/// Which facts a `drill review` or `drill weak` round asks.
+/// Which facts a `drill review` or `drill weak` round asks, and `stats` names, all ranked by
+/// `FactRecord`'s rule of weakness.
 enum FactSelection {
-  /// The facts due for review at `now`, weakest first: lowest box, then longest overdue.
-  static func due(_ states: [String: FactState], now: Int64) -> [Fact] {
-    states.filter { $0.value.dueAt <= now }
-      .sorted { ($0.value.box, $0.value.dueAt, $0.key) < ($1.value.box, $1.value.dueAt, $1.key) }
-      .compactMap { Fact(item: $0.key) }
+  /// The facts due for review at `now`, weakest first (then the longest overdue).
+  static func due(_ states: [String: FactState], totals: [String: ItemTotals], now: Int64) -> [Fact] {
+    let due = states.filter { $0.value.dueAt <= now }
+    return ranked(due.keys, states: states, totals: totals).compactMap { Fact(item: $0) }
   }
 
-  /// The facts known least: lowest box, then the lowest share right, then the slowest.
+  /// The facts known least: every fact with a record (an answer, a shown answer or a box),
+  /// weakest first, at most `limit`.
   static func weakest(_ states: [String: FactState], totals: [String: ItemTotals], limit: Int) -> [Fact] {
-    func key(_ item: String) -> (Int, Double, Double) {
-      let t = totals[item] ?? ItemTotals(answered: 0, right: 0, milliseconds: 0)
-      let share = t.answered == 0 ? 0 : Double(t.right) / Double(t.answered)
-      let time = t.answered == 0 ? 0 : Double(t.milliseconds) / Double(t.answered)
-      return (states[item]?.box ?? 1, share, -time)
+    let items = Set(states.keys).union(totals.keys)
+    return ranked(items, states: states, totals: totals).compactMap { Fact(item: $0) }.prefix(limit).map { $0 }
+  }
+
+  /// Items weakest first by the rule; then the longest overdue, then by name, so the order
+  /// is always the same.
+  static func ranked(
+    _ items: some Collection<String>, states: [String: FactState], totals: [String: ItemTotals]
+  ) -> [String] {
+    let records = Dictionary(uniqueKeysWithValues: items.map { ($0, FactRecord(totals[$0], states[$0])) })
+    return records.keys.sorted { a, b in
+      let (ra, rb) = (records[a]!, records[b]!)
+      if ra.isWeaker(than: rb) { return true }
+      if rb.isWeaker(than: ra) { return false }
+      let (da, db) = (states[a]?.dueAt ?? 0, states[b]?.dueAt ?? 0)
+      return da != db ? da < db : a < b
     }
-    return totals.keys
-      .sorted { a, b in
-        let (ka, kb) = (key(a), key(b))
-        return ka != kb ? ka < kb : a < b
-      }
-      .compactMap { Fact(item: $0) }
-      .prefix(limit).map { $0 }
   }
 }

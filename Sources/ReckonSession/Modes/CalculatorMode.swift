@@ -109,10 +109,10 @@ public struct CalculatorMode: Sendable {
     do {
       let states = try store.factStates(profile: state.profile, mode: DrillMode.storeMode)
       practised = !states.isEmpty
+      let totals = try store.itemTotals(profile: state.profile, mode: DrillMode.storeMode)
       if name == "review" {
-        facts = FactSelection.due(states, now: state.clock.nowMilliseconds())
+        facts = FactSelection.due(states, totals: totals, now: state.clock.nowMilliseconds())
       } else {
-        let totals = try store.itemTotals(profile: state.profile, mode: DrillMode.storeMode)
         facts = FactSelection.weakest(states, totals: totals, limit: 10)
       }
     } catch {

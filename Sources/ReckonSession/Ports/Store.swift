@@ -31,11 +31,12 @@ public protocol Store: AnyObject, Sendable {
   @discardableResult
   func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState?
   /// Puts an item back in Leitner box 1, due at once, without an answer (a drill's answer
-  /// shown before it was given).
+  /// shown before it was given), and counts the showing in its `ItemTotals.shown`.
   func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError)
   /// The learning state of every item a profile has answered in a mode, by item.
   func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState]
-  /// How often each item was answered and how well, by item.
+  /// How often each item was answered and how well, and how often its answer was shown,
+  /// by item (an item only ever shown is there, with no answers).
   func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals]
   /// Answers per local day, from `first` on (days without answers are left out).
   func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity]
@@ -159,12 +160,16 @@ public struct FactState: Sendable, Hashable {
 public struct ItemTotals: Sendable, Hashable {
   public var answered: Int
   public var right: Int
+  /// The answers' time, all together.
   public var milliseconds: Int64
+  /// How often its answer was shown without being given (`setBack`): not an answer.
+  public var shown: Int
 
-  public init(answered: Int, right: Int, milliseconds: Int64) {
+  public init(answered: Int, right: Int, milliseconds: Int64, shown: Int = 0) {
     self.answered = answered
     self.right = right
     self.milliseconds = milliseconds
+    self.shown = shown
   }
 }
 

@@ -26,6 +26,9 @@ public struct DrillMode: Sendable {
   /// Ordered mode: where the sequence is.
   var tableIndex = 0
   var operand = 2
+  /// Random mode: the facts of this pass not dealt yet, the next one last. Every fact of the
+  /// range is dealt once a pass, then the range is shuffled again.
+  var deck: [Fact] = []
   /// A list round: how many of its facts have been asked.
   var listIndex = 0
   /// Missed facts waiting to come back, with the question number they are due at.
@@ -72,10 +75,7 @@ public struct DrillMode: Sendable {
     case .tables:
       let order = options.random ? "in random order" : "in order"
       let count = options.count.map { Wording.count($0, "question") } ?? "until you quit"
-      let tables =
-        options.tables.count == 1
-        ? "the \(options.tables[0]) table" : "tables \(options.tables.first!)–\(options.tables.last!)"
-      what = "\(tables) (\(options.operation.rawValue)) up to \(options.maximum), \(order), \(count)"
+      what = "\(options.tablesName) (\(options.operation.rawValue)) up to \(options.maximum), \(order), \(count)"
     case .list(let name, let facts):
       let count = Wording.count(facts.count, "fact")
       what = name == "review" ? "review of the \(count) due, weakest first" : "the \(count) you know least"
@@ -170,7 +170,10 @@ public struct DrillMode: Sendable {
   mutating func nextFact(at number: Int, previous: Fact?, random: inout any RandomSource) -> Fact? {
     if let index = retries.indices.filter({ retries[$0].due <= number }).min(by: { retries[$0].due < retries[$1].due })
     {
-      return retries.remove(at: index).fact
+      let fact = retries.remove(at: index).fact
+      // The retry stands in for the fact's card in this pass of a random round.
+      deck.removeAll { $0 == fact }
+      return fact
     }
     switch round {
     case .list(_, let facts):
@@ -178,26 +181,42 @@ public struct DrillMode: Sendable {
         listIndex += 1
         return facts[listIndex - 1]
       }
-      let waiting = retries.indices.sorted { retries[$0].due < retries[$1].due }
-      guard let index = waiting.first(where: { retries[$0].fact != previous }) ?? waiting.first else { return nil }
-      return retries.remove(at: index).fact
+      return takeWaitingRetry(previous: previous)
     case .tables:
-      return nextFromTables(previous: previous, random: &random)
+      if options.random { return deal(previous: previous, random: &random) }
+      return nextInOrder()
     }
   }
 
-  mutating func nextFromTables(previous: Fact?, random: inout any RandomSource) -> Fact {
-    if options.random {
-      var fact: Fact
-      var tries = 0
-      repeat {
-        let table = options.tables[Int.random(in: 0..<options.tables.count, using: &random)]
-        fact = Fact(table, Int.random(in: 2...options.maximum, using: &random), options.operation)
-        tries += 1
-        // Not the last question, nor one already waiting to come back at its own time.
-      } while (fact == previous || retries.contains { $0.fact == fact }) && tries < 100
-      return fact
+  /// The retry waiting longest, brought forward; never the fact just asked unless it is the
+  /// only one. Nil when none is waiting.
+  mutating func takeWaitingRetry(previous: Fact?) -> Fact? {
+    let waiting = retries.indices.sorted { retries[$0].due < retries[$1].due }
+    guard let index = waiting.first(where: { retries[$0].fact != previous }) ?? waiting.first else { return nil }
+    return retries.remove(at: index).fact
+  }
+
+  /// Random order: the next card of a shuffled deck of the range's facts, reshuffled when it
+  /// runs out, so every fact is asked once a pass. Never the fact just asked (across a
+  /// reshuffle, or after its retry), and never a fact waiting to come back: its retry stands
+  /// in for its card. When nothing else is left to ask (a range of one or two facts), a
+  /// waiting retry comes early; only a range of one fact asks the same question twice running.
+  mutating func deal(previous: Fact?, random: inout any RandomSource) -> Fact {
+    deck.removeAll { fact in retries.contains { $0.fact == fact } }
+    if !deck.contains(where: { $0 != previous }) {
+      let range = options.tables.flatMap { table in (2...options.maximum).map { Fact(table, $0, options.operation) } }
+      deck = Choices.shuffled(range, &random).filter { fact in !retries.contains { $0.fact == fact } }
     }
+    if let index = deck.lastIndex(where: { $0 != previous }) { return deck.remove(at: index) }
+    if retries.contains(where: { $0.fact != previous }), let early = takeWaitingRetry(previous: previous) {
+      return early
+    }
+    // A range of one fact.
+    return deck.popLast() ?? previous ?? Fact(options.tables[0], 2, options.operation)
+  }
+
+  /// In order: table by table, each from 2 to the maximum, then round again.
+  mutating func nextInOrder() -> Fact {
     let fact = Fact(options.tables[tableIndex], operand, options.operation)
     operand += 1
     if operand > options.maximum {

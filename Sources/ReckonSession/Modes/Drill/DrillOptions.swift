@@ -10,10 +10,20 @@ public struct DrillOptions: Sendable, Hashable {
 
   public init() {}
 
-  /// Applies `drill` arguments over these options: `7`, `2-12`, `all`, `max N`, `range N`,
-  /// `random`, `order`, `count N`, `+`, `-`, `÷`, `x`.
+  /// Applies `drill` arguments over these options: tables (`7`, `2-12`, `all`), `max N`,
+  /// `range N`, `random`, `order`, `count N`, `endless`, `+`, `-`, `÷`, `x`.
+  ///
+  /// The tables given on one line together are the list drilled, whatever joins them
+  /// (`7 8`, `7,8`, `7, 8`, `7 and 8`, `3-5,8`), smallest first and each once; a line with no
+  /// table keeps the tables of these options, as it keeps every option it leaves out.
   public func applying(_ words: [String]) throws(DrillOptionError) -> DrillOptions {
     var options = self
+    /// The tables given so far on this line; nil: none yet.
+    var tables: [Int]?
+    /// Whether the word before was a table, and the joining word or comma still waiting for
+    /// a table after it (the word's place, and whether it was a comma).
+    var afterTable = false
+    var join: (index: Int, comma: Bool)?
     var i = 0
     func number(after word: String, in range: ClosedRange<Int>) throws(DrillOptionError) -> Int {
       i += 1
@@ -31,8 +41,14 @@ public struct DrillOptions: Sendable, Hashable {
         words[i] != "×" && words[i] != "÷" && words[i] != "−"
         && words[i].utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
       let word = needsLowercasing ? words[i].lowercased() : words[i]
+      var isTable = false
       switch word {
-      case "all": options.tables = Array(2...9)
+      case "all":
+        tables = (tables ?? []) + Array(2...9)
+        isTable = true
+      case "and", ",":
+        guard afterTable, join == nil else { throw DrillOptionError.join(comma: word == ",", at: i) }
+        join = (i, word == ",")
       case "random": options.random = true
       case "order", "ordered": options.random = false
       case "max", "range": options.maximum = try number(after: word, in: 2...100)
@@ -43,9 +59,40 @@ public struct DrillOptions: Sendable, Hashable {
       case "-", "−", "minus", "subtract": options.operation = .subtract
       case "÷", "/", "divide": options.operation = .divide
       default:
-        options.tables = try DrillOptions.tables(word, at: i)
+        guard word.utf8.contains(UInt8(ascii: ",")) else {
+          tables = (tables ?? []) + (try DrillOptions.tables(word, at: i))
+          isTable = true
+          break
+        }
+        // Tables with commas between them (and perhaps one at either end, joining this word
+        // to the one before or after).
+        var pieces = word.split(separator: ",", omittingEmptySubsequences: false)
+        let commaBefore = pieces.count > 1 && pieces.first!.isEmpty
+        let commaAfter = pieces.count > 1 && pieces.last!.isEmpty
+        if commaBefore { pieces.removeFirst() }
+        if commaAfter { pieces.removeLast() }
+        if pieces.contains(where: \.isEmpty) || (commaBefore && (!afterTable || join != nil)) {
+          throw DrillOptionError.join(comma: true, at: i)
+        }
+        for piece in pieces { tables = (tables ?? []) + (try DrillOptions.tables(String(piece), at: i)) }
+        isTable = true
+        if commaAfter { join = (i, true) }
       }
+      if isTable {
+        // A table answers the join before it, unless it brought one of its own (`7,`).
+        if let waiting = join, waiting.index < i { join = nil }
+      } else if let waiting = join, waiting.index < i {
+        throw DrillOptionError.join(comma: waiting.comma, at: waiting.index)
+      }
+      afterTable = isTable
       i += 1
+    }
+    if let waiting = join { throw DrillOptionError.join(comma: waiting.comma, at: waiting.index) }
+    if let tables {
+      // Smallest first, each once (without a Set: saved options are read at start-up, and
+      // a first Set costs the runtime a scan of the binary's conformances).
+      options.tables = []
+      for table in tables.sorted() where table != options.tables.last { options.tables.append(table) }
     }
     return options
   }
@@ -72,19 +119,45 @@ public struct DrillOptions: Sendable, Hashable {
     throw DrillOptionError(message: "unknown drill option '\(word)'", wordIndex: index)
   }
 
-  /// The options as `drill` arguments (`2-9 max 12 order endless ×`): how they are saved,
-  /// read back with `applying`.
+  /// The options as `drill` arguments (`2-9 max 12 order endless ×`, `3-5,8 max 12 …`): how
+  /// they are saved, read back with `applying`.
   public var arguments: String {
     let count = self.count.map { "count \($0)" } ?? "endless"
     return "\(tablesWord) max \(maximum) \(random ? "random" : "order") \(count) \(operation.rawValue)"
   }
 
-  /// A short name for the prompt: `7×`, `2-9×`, `+`.
+  /// A short name for the prompt: `7×`, `2-9×`, `3-5,8×`, `+`.
   var label: String { tablesWord + operation.rawValue }
 
-  /// The tables as one word: `7`, `2-9`.
+  /// The tables as one word, as `drill` reads them: `7`, `2-9`, `7,8`, `3-5,8`.
   var tablesWord: String {
-    tables.count == 1 ? "\(tables[0])" : "\(tables.first!)-\(tables.last!)"
+    DrillOptions.runs(tables).flatMap { run in run.count > 2 ? ["\(run.first!)-\(run.last!)"] : run.map(String.init) }
+      .joined(separator: ",")
+  }
+
+  /// The tables in words: `the 7 table`, `the 7 and 8 tables`, `tables 2–9`,
+  /// `tables 3–5 and 8`, `tables 7, 9 and 12`.
+  var tablesName: String {
+    if tables.count == 1 { return "the \(tables[0]) table" }
+    if tables.count == 2 { return "the \(tables[0]) and \(tables[1]) tables" }
+    let parts = DrillOptions.runs(tables).flatMap { run in
+      run.count > 2 ? ["\(run.first!)–\(run.last!)"] : run.map(String.init)
+    }
+    return "tables " + Wording.list(parts)
+  }
+
+  /// Sorted tables in runs of consecutive ones: [3, 4, 5, 8] is [[3, 4, 5], [8]]. Runs of
+  /// three or more are written as ranges; shorter ones table by table.
+  static func runs(_ tables: [Int]) -> [[Int]] {
+    var runs: [[Int]] = []
+    for table in tables {
+      if let last = runs.last?.last, last + 1 == table {
+        runs[runs.count - 1].append(table)
+      } else {
+        runs.append([table])
+      }
+    }
+    return runs
   }
 }
 
@@ -93,4 +166,12 @@ public struct DrillOptionError: Error, Sendable {
   public var message: String
   /// Which of the words is at fault.
   public var wordIndex: Int
+
+  /// `and` or a comma without a table on each side of it.
+  static func join(comma: Bool, at index: Int) -> DrillOptionError {
+    DrillOptionError(
+      message: comma
+        ? "a comma goes between two tables: drill 7,8" : "'and' goes between two tables: drill 7 and 8",
+      wordIndex: index)
+  }
 }
