@@ -8,7 +8,11 @@ import Testing
   static let header = "category*difficulty*question*correctAnswer*incorrect1*incorrect2*incorrect3"
 
   func read(_ text: String, besides bank: QuestionBank = QuestionBank()) throws -> TriviaImport {
-    switch TriviaImport.read(Array(text.utf8), besides: bank) {
+    try read(Array(text.utf8), besides: bank)
+  }
+
+  func read(_ bytes: [UInt8], besides bank: QuestionBank = QuestionBank()) throws -> TriviaImport {
+    switch TriviaImport.read(bytes, besides: bank) {
     case .success(let result): return result
     case .failure(let failure): throw failure
     }
@@ -263,6 +267,42 @@ import Testing
     #expect(session.state.questionBank().count == before)
   }
 
+  /// A byte-order mark and CRLF line ends change nothing, in each format: the same
+  /// questions, the same rows skipped on the same lines.
+  @Test(arguments: [
+    TriviaImportTests.header + "\n"
+      + "Space*easy*Which planet is closest to the Sun?*Mercury*Venus*Mars*Earth\n"
+      + "Space*expert*Bad?*A*B*C*D\n"
+      + "Food*hard*Which spice is red?*Paprika*Saffron*Cumin*Turmeric\n",
+    "category,difficulty,question,correctAnswer,incorrect1,incorrect2,incorrect3\n"
+      + "Space,easy,\"Which planet, of all, is closest?\",Mercury,Venus,Mars,Earth\n"
+      + "Food,hard,\"A question\nover two lines?\",Yes,No,Maybe,Never\n"
+      + "Space,expert,Bad?,A,B,C,D\n"
+      + "Food,hard,Which spice is red?,Paprika,Saffron,Cumin,Turmeric\n",
+    "{\n  \"response_code\": 0,\n  \"results\": [\n"
+      + "    {\"type\": \"multiple\", \"difficulty\": \"easy\", \"category\": \"Space\",\n"
+      + "     \"question\": \"Which planet is &quot;closest&quot;?\", \"correct_answer\": \"Mercury\",\n"
+      + "     \"incorrect_answers\": [\"Venus\", \"Mars\", \"Earth\"]},\n"
+      + "    {\"type\": \"boolean\", \"difficulty\": \"expert\", \"category\": \"Space\",\n"
+      + "     \"question\": \"Bad?\", \"correct_answer\": \"True\", \"incorrect_answers\": [\"False\"]},\n"
+      + "    {\"type\": \"boolean\", \"difficulty\": \"hard\", \"category\": \"Food\",\n"
+      + "     \"question\": \"Paprika is red.\", \"correct_answer\": \"True\", \"incorrect_answers\": [\"False\"]}\n"
+      + "  ]\n}\n",
+  ])
+  func aByteOrderMarkAndCRLFLoadTheSame(_ text: String) throws {
+    let plain = try read(text)
+    #expect(plain.questions.count == 2 || plain.questions.count == 3)
+    #expect(plain.skipped.count == 1)
+    let crlf = Array(text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n").utf8)
+    for bytes in [[0xEF, 0xBB, 0xBF] + Array(text.utf8), crlf, [0xEF, 0xBB, 0xBF] + crlf] {
+      let other = try read(bytes)
+      #expect(other.format == plain.format)
+      #expect(other.questions == plain.questions)
+      #expect(other.questions.map(\.key) == plain.questions.map(\.key))
+      #expect(other.skipped == plain.skipped)
+    }
+  }
+
   @Test func theBuiltInBankIsWhatTheIssueAsks() throws {
     let bank = BuiltInQuestions.bank
     let read = try #require(try? BuiltInQuestions.read().get())
@@ -293,6 +333,28 @@ import Testing
   ])
   func htmlEntitiesDecode(_ text: String, _ decoded: String) {
     #expect(HTMLEntities.decode(text) == decoded)
+  }
+
+  /// A byte-order mark is taken off in one place, for every reader, and CRLF line ends
+  /// become LF there: a word list (read as bytes, so a Latin-1 list works) keeps its first
+  /// word, and a level table and a personality quiz read as they do without them.
+  @Test func aByteOrderMarkIsTakenOffForEveryReader() throws {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let (list, report) = WordList.read(bom + Array("camel\nnotes\n".utf8), blocked: [])
+    #expect(list.words == ["camel", "notes"])
+    #expect(report.skipped == "")
+    let (latin1, _) = WordList.read(bom + [0x63, 0x61, 0x66, 0xE9, 0x0A, 0x6E, 0x6F, 0x74, 0x65, 0x0A], blocked: [])
+    #expect(latin1.words == ["note"])
+    #expect(TextFile.withoutByteOrderMark(bom + [0x61]) == [0x61])
+    #expect(TextFile.withoutByteOrderMark([0xEF, 0xBB]) == [0xEF, 0xBB])
+    let levels = try TextFile.decode(bom + Array("easy 4 10 3\r\n# a comment\r\ngiant 9-10 120 30\r\n".utf8)).get()
+    #expect(levels == "easy 4 10 3\n# a comment\ngiant 9-10 120 30\n")
+    #expect(
+      AnagramLevels.read(levels).map { $0.map(\.name) + $0.map(\.seconds).map(String.init) }
+        == .success(["easy", "medium", "hard", "giant", "10", "45", "30", "120"]))
+    let pets = try Transcript.files.read("pets.json")
+    let windows = bom + Array(String(decoding: pets, as: UTF8.self).replacingOccurrences("\n", "\r\n").utf8)
+    #expect(try PersonalityFile.read(windows).get() == PersonalityFile.read(pets).get())
   }
 
   @Test func jsonReadsEveryKindOfValue() throws {
