@@ -303,6 +303,59 @@ import Testing
     }
   }
 
+  /// Open Trivia DB's other encodings (`encode=url3986`, `urlLegacy`, `base64`) encode every
+  /// string; they are told from the text and decoded, and give the same questions.
+  /// (The fixtures were written by Python's urllib.parse.quote(s, safe=""), quote_plus and
+  /// base64.b64encode, one line with no spaces as Open Trivia DB sends them.)
+  @Test(arguments: [
+    ("opentdb-url3986.json", "URL-encoded (RFC 3986)"), ("opentdb-urllegacy.json", "URL-encoded (legacy)"),
+    ("opentdb-base64.json", "base64"),
+  ])
+  func openTriviaDBsOtherEncodingsAreDecoded(_ name: String, _ encoding: String) throws {
+    let result = try read(try Transcript.files.read(name))
+    #expect(result.format == .openTriviaDB)
+    #expect(result.encoding == encoding)
+    #expect(result.formatLabel == "Open Trivia DB JSON, \(encoding)")
+    #expect(result.skipped.isEmpty)
+    try #require(result.questions.count == 3)
+    #expect(
+      result.questions.map(\.text) == [
+        "Which Greek letter, Φ, names the golden ratio? (\"phi\" & 100% sure)",
+        "Salvador Dalí painted 'The Persistence of Memory'.",
+        "Who wrote «\u{A0}Les Misérables\u{A0}»?\nIn 1862, that is.",
+      ])
+    #expect(result.questions.map(\.category) == ["Science: Mathematics", "Art", "Entertainment: Books"])
+    #expect(result.questions.map(\.difficulty) == [.medium, .easy, .hard])
+    #expect(result.questions[0].incorrect == ["Psi Ψ", "Tau Τ", "Omicron Ο"])
+    #expect(result.questions[1].isTrueOrFalse)
+    #expect(result.questions[2].incorrect == ["Émile Zola", "Gustave Flaubert", "Honoré de Balzac + Co"])
+  }
+
+  /// What cannot be told apart is refused with the reason; a field that does not decode
+  /// skips its row.
+  @Test func anOpenTriviaDBFileInMixedEncodingsIsRefused() throws {
+    func results(_ items: [String]) -> String {
+      "{\"response_code\": 0, \"results\": [" + items.joined(separator: ",") + "]}"
+    }
+    let plainItem =
+      #"{"type": "boolean", "difficulty": "easy", "category": "Art", "question": "Is it plain?", "correct_answer": "True", "incorrect_answers": ["False"]}"#
+    // "boolean", "easy", "Art", "Is it base64?", "True", "False"
+    let base64Item =
+      #"{"type": "Ym9vbGVhbg==", "difficulty": "ZWFzeQ==", "category": "QXJ0", "question": "SXMgaXQgYmFzZTY0Pw==", "correct_answer": "VHJ1ZQ==", "incorrect_answers": ["RmFsc2U="]}"#
+    guard case .failure(let failure) = TriviaImport.read(Array(results([base64Item, plainItem]).utf8)) else {
+      Issue.record("a file in two encodings was read")
+      return
+    }
+    #expect(
+      failure.message
+        == "results[0] is base64-encoded (Open Trivia DB's encode=base64) but results[1] is not: "
+        + "an Open Trivia DB file has one encoding")
+    let badBase64 = base64Item.replacingOccurrences("SXMgaXQgYmFzZTY0Pw==", "SXMg*XQ")
+    let read = try self.read(results([base64Item, badBase64]))
+    #expect(read.questions.count == 1)
+    #expect(read.skipped == [TriviaImport.Skip(line: 1, reason: "results[1]: \"question\" is not valid base64")])
+  }
+
   @Test func theBuiltInBankIsWhatTheIssueAsks() throws {
     let bank = BuiltInQuestions.bank
     let read = try #require(try? BuiltInQuestions.read().get())
@@ -355,6 +408,41 @@ import Testing
     let pets = try Transcript.files.read("pets.json")
     let windows = bom + Array(String(decoding: pets, as: UTF8.self).replacingOccurrences("\n", "\r\n").utf8)
     #expect(try PersonalityFile.read(windows).get() == PersonalityFile.read(pets).get())
+  }
+
+  /// RFC 4648's test vectors, padding left off, and what is not base64.
+  @Test(
+    arguments: [
+      ("", ""), ("Zg==", "f"), ("Zm8=", "fo"), ("Zm9v", "foo"), ("Zm9vYg==", "foob"), ("Zm9vYmE=", "fooba"),
+      ("Zm9vYmFy", "foobar"), ("Zm8", "fo"), ("4pyTIM6m", "✓ Φ"), ("Z", nil), ("Zm8==", nil), ("Zg=", nil),
+      ("Zg==Zg==", nil), ("Zm9v=", nil), ("Zm 9v", nil), ("Zm9v-_", nil),
+    ] as [(String, String?)])
+  func base64Decodes(_ text: String, _ decoded: String?) {
+    #expect(TransferEncodings.base64Decoded(text).map { String(decoding: $0, as: UTF8.self) } == decoded)
+  }
+
+  @Test(
+    arguments: [
+      ("a%20b", false, "a b"), ("%E2%9C%93%c3%a9", false, "✓é"), ("a+b", false, "a+b"), ("a+b%2B", true, "a b+"),
+      ("100%", false, nil), ("%2", false, nil), ("%zz", false, nil),
+    ] as [(String, Bool, String?)])
+  func percentEncodingDecodes(_ text: String, _ plusIsSpace: Bool, _ decoded: String?) {
+    #expect(
+      TransferEncodings.percentDecoded(text, plusIsSpace: plusIsSpace).map { String(decoding: $0, as: UTF8.self) }
+        == decoded)
+  }
+
+  /// Bytes that are not UTF-8 once decoded skip the row and say so.
+  @Test(arguments: [
+    (OpenTriviaDBEncoding.url3986, "caf%E9", "is not UTF-8 text once decoded from URL encoding"),
+    (.base64, "/w==", "is not UTF-8 text once decoded from base64"), (.base64, "/w=", "is not valid base64"),
+  ])
+  func aStringThatDoesNotDecodeSaysWhy(_ encoding: OpenTriviaDBEncoding, _ text: String, _ why: String) {
+    guard case .failure(let problem) = encoding.decode(text) else {
+      Issue.record("decoded")
+      return
+    }
+    #expect(problem.description == why)
   }
 
   @Test func jsonReadsEveryKindOfValue() throws {

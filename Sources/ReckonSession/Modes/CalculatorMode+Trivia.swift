@@ -210,14 +210,14 @@ extension SessionState {
       let why =
         read.skipped.isEmpty
         ? "it has no questions" : "none of its \(Wording.count(read.skipped.count, "row")) is a question it can use"
-      return .failure(LoadProblem(message: "\(why) (read as \(read.format.rawValue))", details: skips))
+      return .failure(LoadProblem(message: "\(why) (read as \(read.formatLabel))", details: skips))
     }
     addQuestions(read.questions)
     // Folded once per distinct spelling, not once per question.
     let categories = Set(Set(read.questions.map(\.category)).map { Folding.key($0) }).count
     let loaded = Output.note(
       "Loaded \(Wording.count(read.questions.count, "question")) in \(Wording.count(categories, "category", "categories")) "
-        + "from \(path) (\(read.format.rawValue)); the quiz now has \(questionBank().count.grouped).")
+        + "from \(path) (\(read.formatLabel)); the quiz now has \(questionBank().count.grouped).")
     return .success([loaded] + skips)
   }
 

@@ -8,7 +8,9 @@ import ReckonData
 /// 2. The same columns as CSV (RFC 4180: quoted fields with commas, quotes and line breaks).
 /// 3. Open Trivia DB's JSON: `results`, each with `type`, `difficulty`, `category`,
 ///    `question`, `correct_answer` and `incorrect_answers`; HTML entities are decoded, and a
-///    `boolean` question becomes a two-choice one.
+///    `boolean` question becomes a two-choice one. A file saved with Open Trivia DB's other
+///    encodings (`encode=url3986`, `urlLegacy` or `base64`, where every string is encoded) is
+///    told from its strings and decoded; one whose results are in two encodings is refused.
 ///
 /// The format is told from the text: JSON starts with `{` or `[`; otherwise the first line
 /// that is not blank decides: the header names its separator, and a line without a header
@@ -27,8 +29,14 @@ public struct TriviaImport: Sendable {
   }
 
   public var format: Format
+  /// How an Open Trivia DB file's strings were encoded, when not with HTML's references:
+  /// `base64`, `URL-encoded (RFC 3986)`, `URL-encoded (legacy)`.
+  public var encoding: String?
   public var questions: [TriviaQuestion] = []
   public var skipped: [Skip] = []
+
+  /// The format as the summary names it: `CSV`, `Open Trivia DB JSON, base64`.
+  public var formatLabel: String { format.rawValue + (encoding.map { ", \($0)" } ?? "") }
 
   /// Why nothing could be read from a file at all.
   public struct Failure: Error, Sendable, Equatable {
@@ -228,21 +236,30 @@ public struct TriviaImport: Sendable {
       return .failure(
         Failure(message: "not an Open Trivia DB file: expected an object with a \"results\" array"))
     }
+    let encoding: OpenTriviaDBEncoding
+    switch OpenTriviaDBEncoding.of(results.map(\.value)) {
+    case .success(let found): encoding = found
+    case .failure(let failure): return .failure(failure)
+    }
     var result = TriviaImport(format: .openTriviaDB)
+    result.encoding = encoding.label
     for (index, item) in results.enumerated() {
-      result.addOpenTriviaDB(item.value, index: index, line: item.line)
+      result.addOpenTriviaDB(item.value, index: index, line: item.line, encoding: encoding)
     }
     return .success(result)
   }
 
-  mutating func addOpenTriviaDB(_ item: JSON, index: Int, line: Int) {
+  mutating func addOpenTriviaDB(_ item: JSON, index: Int, line: Int, encoding: OpenTriviaDBEncoding = .html) {
     func skip(_ reason: String) { skipRow(line: line, "results[\(index)]: \(reason)") }
     guard case .object = item else { return skip("expected an object, found \(item.kind)") }
     var text: [String: String] = [:]
     for name in ["type", "difficulty", "category", "question", "correct_answer"] {
       guard let value = item[name] else { return skip("\"\(name)\" is missing") }
       guard let string = value.string else { return skip("\"\(name)\" must be a string, found \(value.kind)") }
-      text[name] = HTMLEntities.decode(string).trimmingSpaces
+      switch encoding.decode(string) {
+      case .success(let decoded): text[name] = decoded.trimmingSpaces
+      case .failure(let why): return skip("\"\(name)\" \(why)")
+      }
     }
     guard case .array(let wrong)? = item["incorrect_answers"] else {
       return skip(
@@ -250,9 +267,12 @@ public struct TriviaImport: Sendable {
           ? "\"incorrect_answers\" is missing" : "\"incorrect_answers\" must be an array of strings")
     }
     var incorrect: [String] = []
-    for answer in wrong {
+    for (place, answer) in wrong.enumerated() {
       guard let s = answer.value.string else { return skip("\"incorrect_answers\" must be an array of strings") }
-      incorrect.append(HTMLEntities.decode(s).trimmingSpaces)
+      switch encoding.decode(s) {
+      case .success(let decoded): incorrect.append(decoded.trimmingSpaces)
+      case .failure(let why): return skip("\"incorrect_answers[\(place)]\" \(why)")
+      }
     }
     let expected: Int
     switch text["type"]! {
@@ -270,6 +290,103 @@ public struct TriviaImport: Sendable {
     add(
       category: text["category"]!, difficulty: text["difficulty"]!, question: text["question"]!,
       correct: text["correct_answer"]!, incorrect: incorrect, line: line, place: "results[\(index)]", columns: columns)
+  }
+}
+
+/// How an Open Trivia DB file's strings are written: with HTML's character references (its
+/// default), or with one of the encodings it offers for downloads (`encode=url3986`,
+/// `urlLegacy`, `base64`), in which every string is encoded and none has HTML references.
+enum OpenTriviaDBEncoding: Sendable, Equatable {
+  case html, url3986, urlLegacy, base64
+
+  /// How the summary names it; nil for the default.
+  var label: String? {
+    switch self {
+    case .html: nil
+    case .url3986: "URL-encoded (RFC 3986)"
+    case .urlLegacy: "URL-encoded (legacy)"
+    case .base64: "base64"
+    }
+  }
+
+  /// A string's text, or why it has none (`is not valid base64`).
+  func decode(_ text: String) -> Result<String, DecodingProblem> {
+    let bytes: [UInt8]?
+    let name: String
+    switch self {
+    case .html: return .success(HTMLEntities.decode(text))
+    case .url3986, .urlLegacy:
+      bytes = TransferEncodings.percentDecoded(text, plusIsSpace: self == .urlLegacy)
+      name = "URL encoding"
+    case .base64:
+      bytes = TransferEncodings.base64Decoded(text)
+      name = "base64"
+    }
+    guard let bytes else { return .failure(DecodingProblem("is not valid \(name)")) }
+    guard let decoded = String(validating: bytes, as: UTF8.self) else {
+      return .failure(DecodingProblem("is not UTF-8 text once decoded from \(name)"))
+    }
+    return .success(decoded)
+  }
+
+  /// Why a string did not decode, as the end of a sentence about it.
+  struct DecodingProblem: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// The encoding of a file's results, told from their strings. Base64: a result's `type` is
+  /// `multiple` or `boolean` in base64. URL-encoded: every string of a result is made of
+  /// RFC 3986's unreserved characters, `%XX` and `+`, and its question has a `%XX` or `+` (a
+  /// question has spaces; plain text with spaces is never URL-encoded); `+` anywhere makes it
+  /// the legacy form. A file whose results do not agree is refused: an Open Trivia DB file
+  /// has one encoding, and guessing would show one half as gibberish.
+  static func of(_ results: [JSON]) -> Result<OpenTriviaDBEncoding, TriviaImport.Failure> {
+    var firstBase64: Int?
+    var firstURL: Int?
+    var firstPlain: Int?
+    var plus = false
+    for (index, item) in results.enumerated() {
+      guard case .object = item, let type = item["type"]?.string else { continue }
+      if type == "bXVsdGlwbGU=" || type == "Ym9vbGVhbg==" {  // multiple, boolean
+        firstBase64 = firstBase64 ?? index
+        continue
+      }
+      let strings =
+        ["type", "difficulty", "category", "question", "correct_answer"].compactMap { item[$0]?.string }
+        + (item["incorrect_answers"].flatMap { answers -> [String]? in
+          guard case .array(let list) = answers else { return nil }
+          return list.compactMap(\.value.string)
+        } ?? [])
+      let question = item["question"]?.string ?? ""
+      if strings.allSatisfy(TransferEncodings.looksPercentEncoded)
+        && (question.utf8.contains(UInt8(ascii: "%")) || question.utf8.contains(UInt8(ascii: "+")))
+      {
+        firstURL = firstURL ?? index
+        plus = plus || strings.contains { $0.utf8.contains(UInt8(ascii: "+")) }
+      } else {
+        firstPlain = firstPlain ?? index
+      }
+    }
+    func mixed(_ a: Int, _ what: String, _ b: Int) -> Result<OpenTriviaDBEncoding, TriviaImport.Failure> {
+      let (first, second) = a < b ? (a, b) : (b, a)
+      let (isWhat, isNot) = a < b ? ("is \(what)", "is not") : ("is not \(what)", "is")
+      return .failure(
+        TriviaImport.Failure(
+          message:
+            "results[\(first)] \(isWhat) but results[\(second)] \(isNot): an Open Trivia DB file has one encoding"))
+    }
+    if let base64 = firstBase64 {
+      if let other = firstURL ?? firstPlain {
+        return mixed(base64, "base64-encoded (Open Trivia DB's encode=base64)", other)
+      }
+      return .success(.base64)
+    }
+    if let url = firstURL {
+      if let plain = firstPlain { return mixed(url, "URL-encoded (Open Trivia DB's encode=url3986)", plain) }
+      return .success(plus ? .urlLegacy : .url3986)
+    }
+    return .success(.html)
   }
 }
 
