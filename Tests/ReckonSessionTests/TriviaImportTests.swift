@@ -49,7 +49,8 @@ import Testing
     ("Food*easy*Q?*Paris*Rome*paris*Oslo", "the right answer is repeated among the wrong ones"),
     ("Food*easy*Q?*Zürich*Rome*ZURICH*Oslo", "the right answer is repeated among the wrong ones"),
     ("Food*easy*Q?*A*B*C*b", "a wrong answer is repeated"),
-    ("Food*easy*Which planet is closest to the Sun?*A*B*C*D", "duplicate question (as on line 2)"),
+    // The same question with the same answers, in another order, case and spacing.
+    ("Food*hard*which planet is  closest to the sun?*MERCURY*Earth*Venus*Mars", "duplicate question (as on line 2)"),
   ])
   func badRowsAreSkippedWithTheirReason(_ row: String, _ reason: String) throws {
     let text = [
@@ -301,6 +302,57 @@ import Testing
       #expect(other.questions.map(\.key) == plain.questions.map(\.key))
       #expect(other.skipped == plain.skipped)
     }
+  }
+
+  /// Two questions with the same text and other answers are two questions, each with its
+  /// own key; the same text with the same answers (in any order, case or spacing) is a
+  /// duplicate.
+  @Test func theSameTextWithOtherAnswersIsAnotherQuestion() throws {
+    let germany = "Which of these cities is in Germany?"
+    let text = [
+      TriviaImportTests.header, "Geography*easy*\(germany)*Munich*Vienna*Zurich*Prague",
+      "Geography*easy*\(germany)*Hamburg*Lyon*Milan*Porto",
+      "Geography*hard*which of these cities is in  GERMANY?*munich*Prague*Zürich*Vienna",
+      "Geography*easy*\(germany)*Hamburg*Porto*Lyon*Milan",
+    ].joined(separator: "\n")
+    let result = try read(text)
+    try #require(result.questions.count == 2)
+    #expect(result.questions.map(\.correct) == ["Munich", "Hamburg"])
+    #expect(
+      result.skipped == [
+        TriviaImport.Skip(line: 4, reason: "duplicate question (as on line 2)"),
+        TriviaImport.Skip(line: 5, reason: "duplicate question (as on line 3)"),
+      ])
+    // The first keeps the key of its text (as every question had before), the second has one of its own.
+    #expect(result.questions[0].key == TriviaQuestion.key(for: germany))
+    #expect(result.questions[1].key != result.questions[0].key)
+    #expect(result.questions[1].key.count == 16)
+    // Reading the file again gives the same keys (the store knows its questions again).
+    #expect(try read(text).questions.map(\.key) == result.questions.map(\.key))
+
+    // Against a bank that has them: both are duplicates; a third set of answers is new.
+    let bank = QuestionBank(result.questions)
+    #expect(bank.count == 2)
+    let again = try read(text, besides: bank)
+    #expect(again.questions.isEmpty)
+    #expect(again.skipped.map(\.reason) == Array(repeating: "duplicate question (already in the bank)", count: 4))
+    let third = try read(
+      TriviaImportTests.header + "\nGeography*easy*\(germany)*Cologne*Bern*Graz*Oslo\n", besides: bank)
+    try #require(third.questions.count == 1)
+    #expect(!result.questions.map(\.key).contains(third.questions[0].key))
+    var grown = bank
+    let added = grown.add(third.questions[0])
+    let addedAgain = grown.add(third.questions[0])
+    #expect(added && !addedAgain)
+    #expect(grown.count == 3)
+
+    // In a session: both load, and a quiz can ask both.
+    var session = testSession()
+    session.state.files = MemoryFiles(["germany.txt": Array(text.utf8)])
+    let before = session.state.questionBank().count
+    #expect(plain(session.handle("quiz load germany.txt")).contains { $0.hasPrefix("Loaded 2 questions") })
+    #expect(session.state.questionBank().count == before + 2)
+    #expect(session.state.questionBank().matching(difficulty: .easy, category: "geography").count >= 2)
   }
 
   /// Open Trivia DB's other encodings (`encode=url3986`, `urlLegacy`, `base64`) encode every

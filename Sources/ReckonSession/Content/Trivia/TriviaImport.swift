@@ -49,7 +49,8 @@ public struct TriviaImport: Sendable {
   /// Longer fields than this are a mistake (a runaway quote, say), not a question.
   static let maxFieldLength = 1000
 
-  /// Reads `bytes`; questions already in `bank` (same text, folded) are skipped as duplicates.
+  /// Reads `bytes`; questions already in `bank` (the same text and answers, folded) are
+  /// skipped as duplicates.
   public static func read(_ bytes: [UInt8], besides bank: QuestionBank = QuestionBank()) -> Result<
     TriviaImport, Failure
   > {
@@ -202,20 +203,29 @@ public struct TriviaImport: Sendable {
 
   init(format: Format) { self.format = format }
 
-  /// Skips the second and later copies of a question, and those the bank has already.
+  /// Skips the second and later copies of a question (the same text and answers), and those
+  /// the bank has already; gives each question kept its key, as the bank will
+  /// (`QuestionBank.place`).
   mutating func removeDuplicates(besides bank: QuestionBank) {
-    var first: [String: Int] = [:]
+    // Each key kept so far: the question's place among those kept, and its row's.
+    var first: [String: (kept: Int, row: Int)] = [:]
     first.reserveCapacity(questions.count)
     var kept: [TriviaQuestion] = []
     kept.reserveCapacity(questions.count)
     for (index, question) in questions.enumerated() {
-      if let earlier = first[question.key] {
-        skip("duplicate question (as \(origins[earlier].label))", at: origins[index])
-      } else if bank.contains(key: question.key) {
-        skip("duplicate question (already in the bank)", at: origins[index])
-      } else {
-        first[question.key] = index
-        kept.append(question)
+      let placement = QuestionBank.place(question) { key in
+        bank.question(key: key) ?? first[key].map { kept[$0.kept] }
+      }
+      switch placement {
+      case .duplicate(let twin):
+        if let earlier = first[twin.key] {
+          skip("duplicate question (as \(origins[earlier.row].label))", at: origins[index])
+        } else {
+          skip("duplicate question (already in the bank)", at: origins[index])
+        }
+      case .new(let keyed):
+        first[keyed.key] = (kept.count, index)
+        kept.append(keyed)
       }
     }
     questions = kept
