@@ -408,6 +408,24 @@ import Testing
     #expect(read.skipped == [TriviaImport.Skip(line: 1, reason: "results[1]: \"question\" is not valid base64")])
   }
 
+  /// The limit on a field counts characters, not bytes: Greek letters take two bytes each.
+  @Test func theLengthLimitCountsCharacters() throws {
+    let greek = Array("αβγδεζηθικλμνξοπρστυφχψω")
+    func question(_ count: Int) -> String { String((0..<count - 1).map { greek[$0 % greek.count] }) + ";" }
+    let text = [
+      TriviaImportTests.header, "Greek*easy*\(question(613))*Α*Β*Γ*Δ", "Greek*easy*\(question(1000))*Α*Β*Γ*Δ",
+      "Greek*easy*\(question(1001))*Α*Β*Γ*Δ", "Greek*easy*Long answer?*\(question(1001))*Β*Γ*Δ",
+    ].joined(separator: "\n")
+    let result = try read(text)
+    #expect(result.questions.map(\.text.count) == [613, 1000])
+    #expect(result.questions[0].text.utf8.count == 1225)
+    #expect(
+      result.skipped == [
+        TriviaImport.Skip(line: 4, reason: "question is longer than 1,000 characters"),
+        TriviaImport.Skip(line: 5, reason: "correctAnswer is longer than 1,000 characters"),
+      ])
+  }
+
   @Test func theBuiltInBankIsWhatTheIssueAsks() throws {
     let bank = BuiltInQuestions.bank
     let read = try #require(try? BuiltInQuestions.read().get())

@@ -1,3 +1,4 @@
+import ReckonCore
 import ReckonData
 
 /// Reads a trivia bank from a user's file, in any of three formats, keeping every good row
@@ -142,10 +143,12 @@ public struct TriviaImport: Sendable {
     for (name, answer) in zip(columns, [correct] + incorrect) where answer.isEmpty {
       return skip("empty answer (\(name))")
     }
-    // (Bytes first: counting characters is slower, and a field is rarely near the limit.)
+    // Characters, not bytes (a Greek or Russian question takes two bytes a letter). Bytes
+    // first: counting characters is slower, and a field within the limit in bytes is within it
+    // in characters.
     for (name, field) in zip(["category", "question"] + columns, [category, question, correct] + incorrect)
     where field.utf8.count > TriviaImport.maxFieldLength && field.count > TriviaImport.maxFieldLength {
-      return skip("\(name) is longer than \(TriviaImport.maxFieldLength) characters")
+      return skip("\(name) is longer than \(TriviaImport.maxFieldLength.grouped) characters")
     }
     let right = Folding.key(correct)
     let wrong = incorrect.map { Folding.key($0) }
