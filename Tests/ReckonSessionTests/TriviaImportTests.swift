@@ -258,14 +258,41 @@ import Testing
     #expect(
       plain(session.handle("quiz load notes.txt")) == [
         "error@11: nothing loaded from notes.txt: none of its 2 rows is a question it can use (read as CSV)",
-        "Skipped 2 rows:", "  line 1: wrong number of columns: 1, expected 7",
-        "  line 2: wrong number of columns: 1, expected 7",
+        "  line 1: wrong number of columns: 1, expected 7", "  line 2: wrong number of columns: 1, expected 7",
+        "  loaded no questions, skipped 2 rows",
       ])
     #expect(
       plain(session.handle("quiz load header.csv")) == [
         "error@11: nothing loaded from header.csv: it has no questions (read as CSV)"
       ])
     #expect(session.state.questionBank().count == before)
+  }
+
+  /// Every skipped row is listed with its line and reason, however many there are, and one
+  /// line ends the reply with what was loaded and skipped.
+  @Test func everySkippedRowIsListedThenOneSummary() {
+    var session = testSession()
+    var rows = [TriviaImportTests.header]
+    rows += (1...5).map { "Cat*easy*Good question \($0)?*A*B*C*D" }
+    rows += (1...29).map { "Cat*expert*Bad question \($0)?*A*B*C*D" }
+    let allBad = [TriviaImportTests.header] + (1...25).map { "Cat*expert*Bad question \($0)?*A*B*C*D" }
+    session.state.files = MemoryFiles([
+      "many.txt": Array(rows.joined(separator: "\n").utf8), "bad.txt": Array(allBad.joined(separator: "\n").utf8),
+    ])
+    let reason = "unknown difficulty 'expert' (easy, medium or hard)"
+    #expect(
+      plain(session.handle("quiz load many.txt"))
+        == ["Skipped 29 rows:"] + (7...35).map { "  line \($0): \(reason)" } + [
+          "Loaded 5 questions in 1 category from many.txt (star-separated), skipped 29 rows; the quiz now has 185."
+        ])
+    // A file refused as a whole: every row under the error, on the error's own stream, then
+    // the same summary.
+    #expect(
+      plain(session.handle("quiz load bad.txt"))
+        == [
+          "error@11: nothing loaded from bad.txt: none of its 25 rows is a question it can use (read as star-separated)"
+        ]
+        + (2...26).map { "  line \($0): \(reason)" } + ["  loaded no questions, skipped 25 rows"])
   }
 
   /// A byte-order mark and CRLF line ends change nothing, in each format: the same
