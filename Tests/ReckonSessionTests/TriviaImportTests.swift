@@ -542,6 +542,20 @@ import Testing
     #expect(problem.description == why)
   }
 
+  /// A level table with a problem is not used, and every problem is listed with its line
+  /// (only the first ten were).
+  @Test func everyProblemOfALevelTableIsListed() {
+    var session = testSession()
+    let lines = "abcdefghijkl".map { "level\($0) 4 2 10" }
+    session.state.files = MemoryFiles(["levels.txt": Array(lines.joined(separator: "\n").utf8)])
+    session.state.anagramLevelsFile = "levels.txt"
+    let reply = plain(session.handle("anagram levels"))
+    #expect(reply.first == "warning: the anagram levels in levels.txt are not used:")
+    #expect(
+      Array(reply.dropFirst().prefix(12))
+        == (1...12).map { "  line \($0): seconds \"2\" should be a whole number from 5 to 3600" })
+  }
+
   @Test func jsonReadsEveryKindOfValue() throws {
     let json = try JSON.parse(#"{"a": [1, -2.5e3, true, false, null, "x\"\u00e9\ud83d\ude00\n"], "b": {}}"#).get()
     guard case .array(let items)? = json["a"] else {
