@@ -387,14 +387,13 @@ import Testing
   /// (The fixtures were written by Python's urllib.parse.quote(s, safe=""), quote_plus and
   /// base64.b64encode, one line with no spaces as Open Trivia DB sends them.)
   @Test(arguments: [
-    ("opentdb-url3986.json", "URL-encoded (RFC 3986)"), ("opentdb-urllegacy.json", "URL-encoded (legacy)"),
-    ("opentdb-base64.json", "base64"),
+    ("opentdb-url3986.json", "url3986"), ("opentdb-urllegacy.json", "urlLegacy"), ("opentdb-base64.json", "base64"),
   ])
   func openTriviaDBsOtherEncodingsAreDecoded(_ name: String, _ encoding: String) throws {
     let result = try read(try Transcript.files.read(name))
     #expect(result.format == .openTriviaDB)
     #expect(result.encoding == encoding)
-    #expect(result.formatLabel == "Open Trivia DB JSON, \(encoding)")
+    #expect(result.formatLabel == "Open Trivia DB JSON, encode=\(encoding)")
     #expect(result.skipped.isEmpty)
     try #require(result.questions.count == 3)
     #expect(

@@ -30,14 +30,14 @@ public struct TriviaImport: Sendable {
   }
 
   public var format: Format
-  /// How an Open Trivia DB file's strings were encoded, when not with HTML's references:
-  /// `base64`, `URL-encoded (RFC 3986)`, `URL-encoded (legacy)`.
+  /// How an Open Trivia DB file's strings were encoded, when not with HTML's references, by
+  /// Open Trivia DB's name for it: `url3986`, `urlLegacy`, `base64`.
   public var encoding: String?
   public var questions: [TriviaQuestion] = []
   public var skipped: [Skip] = []
 
-  /// The format as the summary names it: `CSV`, `Open Trivia DB JSON, base64`.
-  public var formatLabel: String { format.rawValue + (encoding.map { ", \($0)" } ?? "") }
+  /// The format as the summary names it: `CSV`, `Open Trivia DB JSON, encode=base64`.
+  public var formatLabel: String { format.rawValue + (encoding.map { ", encode=\($0)" } ?? "") }
 
   /// Why nothing could be read from a file at all.
   public struct Failure: Error, Sendable, Equatable {
@@ -312,12 +312,12 @@ public struct TriviaImport: Sendable {
 enum OpenTriviaDBEncoding: Sendable, Equatable {
   case html, url3986, urlLegacy, base64
 
-  /// How the summary names it; nil for the default.
+  /// Open Trivia DB's name for it (`encode=base64`); nil for the default.
   var label: String? {
     switch self {
     case .html: nil
-    case .url3986: "URL-encoded (RFC 3986)"
-    case .urlLegacy: "URL-encoded (legacy)"
+    case .url3986: "url3986"
+    case .urlLegacy: "urlLegacy"
     case .base64: "base64"
     }
   }
