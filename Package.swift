@@ -29,8 +29,11 @@ let package = Package(
       dependencies: [.product(name: "BigInt", package: "BigInt")],
       swiftSettings: strictImports + ownSections
     ),
-    // The content built into the binary (the trivia bank), embedded with C23's #embed.
-    .target(name: "ReckonData", exclude: ["questions.txt", "personality", "words.txt", "blocked-words.txt"]),
+    // The content built into the binary (the trivia bank, quizzes, word lists, HTML's
+    // character references), embedded with C23's #embed.
+    .target(
+      name: "ReckonData",
+      exclude: ["questions.txt", "personality", "words.txt", "blocked-words.txt", "html-entities.txt"]),
     // The session state machine and its modes. Imports ReckonCore and the built-in content.
     .target(
       name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports + ownSections),

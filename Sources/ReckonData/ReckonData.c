@@ -33,3 +33,11 @@ static const unsigned char blocked[] = {
 
 struct reckon_data_file reckon_data_words(void) { return (struct reckon_data_file){words, sizeof(words)}; }
 struct reckon_data_file reckon_data_blocked_words(void) { return (struct reckon_data_file){blocked, sizeof(blocked)}; }
+
+static const unsigned char html_entities[] = {
+#embed "html-entities.txt"
+};
+
+struct reckon_data_file reckon_data_html_entities(void) {
+  return (struct reckon_data_file){html_entities, sizeof(html_entities)};
+}

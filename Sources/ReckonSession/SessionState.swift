@@ -135,7 +135,7 @@ public struct SessionState: Sendable {
   var wordList: (list: WordList, source: String) { words ?? (WordList.builtIn, "the built-in list") }
 
   /// The anagram levels: the defaults, with the user's file over them. A file that is there
-  /// but has problems is not used, and the problems are returned as warnings.
+  /// but has problems is not used, and every problem is in the warning returned.
   func anagramLevels() -> (levels: [AnagramLevel], warnings: [Output]) {
     guard let path = anagramLevelsFile, files != nil else { return (AnagramLevels.defaults, []) }
     let bytes: [UInt8]
@@ -157,8 +157,8 @@ public struct SessionState: Sendable {
     switch AnagramLevels.read(text) {
     case .success(let levels): return (levels, [])
     case .failure(let problems):
-      let shown = problems.all.prefix(10).map { "\n  \($0)" }.joined()
-      return (AnagramLevels.defaults, [.warning("the anagram levels in \(path) are not used:\(shown)")])
+      let listed = problems.all.map { "\n  \($0)" }.joined()
+      return (AnagramLevels.defaults, [.warning("the anagram levels in \(path) are not used:\(listed)")])
     }
   }
 

@@ -53,19 +53,10 @@ enum ReckonCommand {
       case .failure(let problem):
         var err = OutputStream(fd: 2)
         err.line("reckon: --questions \(path): error: \(problem.message); nothing loaded")
-        for case .note(let text) in problem.details { err.line("reckon: \(path): " + text.drop { $0 == " " }) }
+        for detail in problem.details { err.line("reckon: \(path): \(detail)") }
         err.flush()
         return false
-      case .success(let outputs):
-        // At the prompt, what was loaded; in a script, only the rows skipped (as warnings).
-        runner.startup.outputs +=
-          batch
-          ? outputs.dropFirst().compactMap { output in
-            if case .note(let text) = output, text.hasPrefix("  ") {
-              return .warning("\(path): " + text.drop { $0 == " " })
-            }
-            return nil
-          } : outputs
+      case .success(let report): show(report, from: path, batch: batch, runner: &runner)
       }
     }
     session.state.anagramLevelsFile = paths.anagramLevels
@@ -76,8 +67,7 @@ enum ReckonCommand {
         err.line("reckon: --words \(path): error: \(problem.message)")
         err.flush()
         return false
-      case .success(let outputs):
-        if !batch { runner.startup.outputs += outputs }
+      case .success(let report): show(report, from: path, batch: batch, runner: &runner)
       }
     }
     if !options.expressions.isEmpty || !options.files.isEmpty {
@@ -87,6 +77,22 @@ enum ReckonCommand {
       return runner.runInteractive(session: &session, historyFile: paths.history)
     }
     return runner.runStandardInput(session: &session)
+  }
+}
+
+extension ReckonCommand {
+  /// What a file given on the command line gave (`--questions`, `--words`). At the prompt,
+  /// as the session says it, before the first prompt. In a script, on stderr, so that stdout
+  /// is the results alone: every row skipped and then the summary, each after the file's name.
+  static func show(_ report: SessionState.LoadReport, from path: String, batch: Bool, runner: inout Runner) {
+    guard batch else {
+      runner.startup.outputs += report.outputs
+      return
+    }
+    var err = OutputStream(fd: 2)
+    for line in report.skipped { err.line("reckon: \(path): \(line)") }
+    err.line("reckon: \(path): \(report.summary)")
+    err.flush()
   }
 }
 

@@ -19,7 +19,11 @@ import Testing
       ["--words", home.path + "/words"], input: input, environment: Self.environment(home.path),
       executable: try ReckonBinary.release())
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stderr == "")
+    // In a script, what the list gave goes to stderr, in one line.
+    #expect(
+      run.stderr
+        == "reckon: \(home.path)/words: loaded 7 words, left out 1 proper noun, 1 with an apostrophe, "
+        + "1 with other characters, 1 on the blocked list; playable: 5 easy, 0 medium, 0 hard\n")
     // Three skips end a round of the list's five sets of letters after three words.
     let skipped = run.lines.compactMap { $0.firstMatch(of: #/Skipped: the word was ([A-Z]+)\./#)?.1 }
     #expect(skipped.count == 3, "\(run.lines)")

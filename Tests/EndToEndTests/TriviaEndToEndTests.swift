@@ -58,7 +58,31 @@ import Testing
     #expect(run.status == 0)
     #expect(run.lines.first == "10 categories, 100,180 questions:")
     #expect(run.lines.contains { $0.hasPrefix("  Topic 3 ") && $0.hasSuffix(" 25,000") })
-    #expect(run.stderr == "reckon: warning: \(file): line 100002: unknown difficulty 'expert' (easy, medium or hard)\n")
+    #expect(
+      run.stderr
+        == "reckon: \(file): line 100002: unknown difficulty 'expert' (easy, medium or hard)\n"
+        + "reckon: \(file): loaded 100,000 questions in 4 categories (CSV), skipped 1 row; the quiz now has 100,180\n")
+  }
+
+  /// In a script, every row skipped and the summary go to stderr, none cut short, and stdout
+  /// is the results alone; at the prompt they are shown as the session says them.
+  @Test func everySkippedRowOfAQuestionFileIsOnStderrInAScript() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    var rows = ["category*difficulty*question*correctAnswer*incorrect1*incorrect2*incorrect3"]
+    rows += (1...3).map { "Cat*easy*Good question \($0)?*A*B*C*D" }
+    rows += (1...25).map { "Cat*expert*Bad question \($0)?*A*B*C*D" }
+    try (rows.joined(separator: "\n") + "\n").write(toFile: home.path + "/mine.txt", atomically: true, encoding: .utf8)
+    let run = try ReckonProcess.run(
+      ["--questions", "mine.txt", "-e", "1+1"], environment: Self.environment(home.path), directory: home.path,
+      executable: try ReckonBinary.release())
+    #expect(run.status == 0)
+    #expect(run.stdout == "2\n")
+    let expected =
+      (5...29).map { "reckon: mine.txt: line \($0): unknown difficulty 'expert' (easy, medium or hard)" } + [
+        "reckon: mine.txt: loaded 3 questions in 1 category (star-separated), skipped 25 rows; the quiz now has 183"
+      ]
+    #expect(run.stderr.split(separator: "\n").map(String.init) == expected)
   }
 
   @Test(arguments: [

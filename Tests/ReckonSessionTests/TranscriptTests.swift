@@ -44,7 +44,7 @@ import Testing
       } else if step.input.hasPrefix("@words ") {
         // The anagram game's words, for this transcript: a file of Transcripts/files.
         switch session.state.useWords(from: String(step.input.dropFirst(7))) {
-        case .success(let outputs): got = plain(Reply(outputs))
+        case .success(let report): got = plain(Reply(report.outputs))
         case .failure(let problem): got = ["failure: \(problem.message)"]
         }
         words = session.state.words

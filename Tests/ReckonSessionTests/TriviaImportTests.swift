@@ -8,7 +8,11 @@ import Testing
   static let header = "category*difficulty*question*correctAnswer*incorrect1*incorrect2*incorrect3"
 
   func read(_ text: String, besides bank: QuestionBank = QuestionBank()) throws -> TriviaImport {
-    switch TriviaImport.read(Array(text.utf8), besides: bank) {
+    try read(Array(text.utf8), besides: bank)
+  }
+
+  func read(_ bytes: [UInt8], besides bank: QuestionBank = QuestionBank()) throws -> TriviaImport {
+    switch TriviaImport.read(bytes, besides: bank) {
     case .success(let result): return result
     case .failure(let failure): throw failure
     }
@@ -45,7 +49,8 @@ import Testing
     ("Food*easy*Q?*Paris*Rome*paris*Oslo", "the right answer is repeated among the wrong ones"),
     ("Food*easy*Q?*Zürich*Rome*ZURICH*Oslo", "the right answer is repeated among the wrong ones"),
     ("Food*easy*Q?*A*B*C*b", "a wrong answer is repeated"),
-    ("Food*easy*Which planet is closest to the Sun?*A*B*C*D", "duplicate question (as on line 2)"),
+    // The same question with the same answers, in another order, case and spacing.
+    ("Food*hard*which planet is  closest to the sun?*MERCURY*Earth*Venus*Mars", "duplicate question (as on line 2)"),
   ])
   func badRowsAreSkippedWithTheirReason(_ row: String, _ reason: String) throws {
     let text = [
@@ -253,14 +258,198 @@ import Testing
     #expect(
       plain(session.handle("quiz load notes.txt")) == [
         "error@11: nothing loaded from notes.txt: none of its 2 rows is a question it can use (read as CSV)",
-        "Skipped 2 rows:", "  line 1: wrong number of columns: 1, expected 7",
-        "  line 2: wrong number of columns: 1, expected 7",
+        "  line 1: wrong number of columns: 1, expected 7", "  line 2: wrong number of columns: 1, expected 7",
+        "  loaded no questions, skipped 2 rows",
       ])
     #expect(
       plain(session.handle("quiz load header.csv")) == [
         "error@11: nothing loaded from header.csv: it has no questions (read as CSV)"
       ])
     #expect(session.state.questionBank().count == before)
+  }
+
+  /// Every skipped row is listed with its line and reason, however many there are, and one
+  /// line ends the reply with what was loaded and skipped.
+  @Test func everySkippedRowIsListedThenOneSummary() {
+    var session = testSession()
+    var rows = [TriviaImportTests.header]
+    rows += (1...5).map { "Cat*easy*Good question \($0)?*A*B*C*D" }
+    rows += (1...29).map { "Cat*expert*Bad question \($0)?*A*B*C*D" }
+    let allBad = [TriviaImportTests.header] + (1...25).map { "Cat*expert*Bad question \($0)?*A*B*C*D" }
+    session.state.files = MemoryFiles([
+      "many.txt": Array(rows.joined(separator: "\n").utf8), "bad.txt": Array(allBad.joined(separator: "\n").utf8),
+    ])
+    let reason = "unknown difficulty 'expert' (easy, medium or hard)"
+    #expect(
+      plain(session.handle("quiz load many.txt"))
+        == ["Skipped 29 rows:"] + (7...35).map { "  line \($0): \(reason)" } + [
+          "Loaded 5 questions in 1 category from many.txt (star-separated), skipped 29 rows; the quiz now has 185."
+        ])
+    // A file refused as a whole: every row under the error, on the error's own stream, then
+    // the same summary.
+    #expect(
+      plain(session.handle("quiz load bad.txt"))
+        == [
+          "error@11: nothing loaded from bad.txt: none of its 25 rows is a question it can use (read as star-separated)"
+        ]
+        + (2...26).map { "  line \($0): \(reason)" } + ["  loaded no questions, skipped 25 rows"])
+  }
+
+  /// A byte-order mark and CRLF line ends change nothing, in each format: the same
+  /// questions, the same rows skipped on the same lines.
+  @Test(arguments: [
+    TriviaImportTests.header + "\n"
+      + "Space*easy*Which planet is closest to the Sun?*Mercury*Venus*Mars*Earth\n"
+      + "Space*expert*Bad?*A*B*C*D\n"
+      + "Food*hard*Which spice is red?*Paprika*Saffron*Cumin*Turmeric\n",
+    "category,difficulty,question,correctAnswer,incorrect1,incorrect2,incorrect3\n"
+      + "Space,easy,\"Which planet, of all, is closest?\",Mercury,Venus,Mars,Earth\n"
+      + "Food,hard,\"A question\nover two lines?\",Yes,No,Maybe,Never\n"
+      + "Space,expert,Bad?,A,B,C,D\n"
+      + "Food,hard,Which spice is red?,Paprika,Saffron,Cumin,Turmeric\n",
+    "{\n  \"response_code\": 0,\n  \"results\": [\n"
+      + "    {\"type\": \"multiple\", \"difficulty\": \"easy\", \"category\": \"Space\",\n"
+      + "     \"question\": \"Which planet is &quot;closest&quot;?\", \"correct_answer\": \"Mercury\",\n"
+      + "     \"incorrect_answers\": [\"Venus\", \"Mars\", \"Earth\"]},\n"
+      + "    {\"type\": \"boolean\", \"difficulty\": \"expert\", \"category\": \"Space\",\n"
+      + "     \"question\": \"Bad?\", \"correct_answer\": \"True\", \"incorrect_answers\": [\"False\"]},\n"
+      + "    {\"type\": \"boolean\", \"difficulty\": \"hard\", \"category\": \"Food\",\n"
+      + "     \"question\": \"Paprika is red.\", \"correct_answer\": \"True\", \"incorrect_answers\": [\"False\"]}\n"
+      + "  ]\n}\n",
+  ])
+  func aByteOrderMarkAndCRLFLoadTheSame(_ text: String) throws {
+    let plain = try read(text)
+    #expect(plain.questions.count == 2 || plain.questions.count == 3)
+    #expect(plain.skipped.count == 1)
+    let crlf = Array(text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n").utf8)
+    for bytes in [[0xEF, 0xBB, 0xBF] + Array(text.utf8), crlf, [0xEF, 0xBB, 0xBF] + crlf] {
+      let other = try read(bytes)
+      #expect(other.format == plain.format)
+      #expect(other.questions == plain.questions)
+      #expect(other.questions.map(\.key) == plain.questions.map(\.key))
+      #expect(other.skipped == plain.skipped)
+    }
+  }
+
+  /// Two questions with the same text and other answers are two questions, each with its
+  /// own key; the same text with the same answers (in any order, case or spacing) is a
+  /// duplicate.
+  @Test func theSameTextWithOtherAnswersIsAnotherQuestion() throws {
+    let germany = "Which of these cities is in Germany?"
+    let text = [
+      TriviaImportTests.header, "Geography*easy*\(germany)*Munich*Vienna*Zurich*Prague",
+      "Geography*easy*\(germany)*Hamburg*Lyon*Milan*Porto",
+      "Geography*hard*which of these cities is in  GERMANY?*munich*Prague*Zürich*Vienna",
+      "Geography*easy*\(germany)*Hamburg*Porto*Lyon*Milan",
+    ].joined(separator: "\n")
+    let result = try read(text)
+    try #require(result.questions.count == 2)
+    #expect(result.questions.map(\.correct) == ["Munich", "Hamburg"])
+    #expect(
+      result.skipped == [
+        TriviaImport.Skip(line: 4, reason: "duplicate question (as on line 2)"),
+        TriviaImport.Skip(line: 5, reason: "duplicate question (as on line 3)"),
+      ])
+    // The first keeps the key of its text (as every question had before), the second has one of its own.
+    #expect(result.questions[0].key == TriviaQuestion.key(for: germany))
+    #expect(result.questions[1].key != result.questions[0].key)
+    #expect(result.questions[1].key.count == 16)
+    // Reading the file again gives the same keys (the store knows its questions again).
+    #expect(try read(text).questions.map(\.key) == result.questions.map(\.key))
+
+    // Against a bank that has them: both are duplicates; a third set of answers is new.
+    let bank = QuestionBank(result.questions)
+    #expect(bank.count == 2)
+    let again = try read(text, besides: bank)
+    #expect(again.questions.isEmpty)
+    #expect(again.skipped.map(\.reason) == Array(repeating: "duplicate question (already in the bank)", count: 4))
+    let third = try read(
+      TriviaImportTests.header + "\nGeography*easy*\(germany)*Cologne*Bern*Graz*Oslo\n", besides: bank)
+    try #require(third.questions.count == 1)
+    #expect(!result.questions.map(\.key).contains(third.questions[0].key))
+    var grown = bank
+    let added = grown.add(third.questions[0])
+    let addedAgain = grown.add(third.questions[0])
+    #expect(added && !addedAgain)
+    #expect(grown.count == 3)
+
+    // In a session: both load, and a quiz can ask both.
+    var session = testSession()
+    session.state.files = MemoryFiles(["germany.txt": Array(text.utf8)])
+    let before = session.state.questionBank().count
+    #expect(plain(session.handle("quiz load germany.txt")).contains { $0.hasPrefix("Loaded 2 questions") })
+    #expect(session.state.questionBank().count == before + 2)
+    #expect(session.state.questionBank().matching(difficulty: .easy, category: "geography").count >= 2)
+  }
+
+  /// Open Trivia DB's other encodings (`encode=url3986`, `urlLegacy`, `base64`) encode every
+  /// string; they are told from the text and decoded, and give the same questions.
+  /// (The fixtures were written by Python's urllib.parse.quote(s, safe=""), quote_plus and
+  /// base64.b64encode, one line with no spaces as Open Trivia DB sends them.)
+  @Test(arguments: [
+    ("opentdb-url3986.json", "url3986"), ("opentdb-urllegacy.json", "urlLegacy"), ("opentdb-base64.json", "base64"),
+  ])
+  func openTriviaDBsOtherEncodingsAreDecoded(_ name: String, _ encoding: String) throws {
+    let result = try read(try Transcript.files.read(name))
+    #expect(result.format == .openTriviaDB)
+    #expect(result.encoding == encoding)
+    #expect(result.formatLabel == "Open Trivia DB JSON, encode=\(encoding)")
+    #expect(result.skipped.isEmpty)
+    try #require(result.questions.count == 3)
+    #expect(
+      result.questions.map(\.text) == [
+        "Which Greek letter, Φ, names the golden ratio? (\"phi\" & 100% sure)",
+        "Salvador Dalí painted 'The Persistence of Memory'.",
+        "Who wrote «\u{A0}Les Misérables\u{A0}»?\nIn 1862, that is.",
+      ])
+    #expect(result.questions.map(\.category) == ["Science: Mathematics", "Art", "Entertainment: Books"])
+    #expect(result.questions.map(\.difficulty) == [.medium, .easy, .hard])
+    #expect(result.questions[0].incorrect == ["Psi Ψ", "Tau Τ", "Omicron Ο"])
+    #expect(result.questions[1].isTrueOrFalse)
+    #expect(result.questions[2].incorrect == ["Émile Zola", "Gustave Flaubert", "Honoré de Balzac + Co"])
+  }
+
+  /// What cannot be told apart is refused with the reason; a field that does not decode
+  /// skips its row.
+  @Test func anOpenTriviaDBFileInMixedEncodingsIsRefused() throws {
+    func results(_ items: [String]) -> String {
+      "{\"response_code\": 0, \"results\": [" + items.joined(separator: ",") + "]}"
+    }
+    let plainItem =
+      #"{"type": "boolean", "difficulty": "easy", "category": "Art", "question": "Is it plain?", "correct_answer": "True", "incorrect_answers": ["False"]}"#
+    // "boolean", "easy", "Art", "Is it base64?", "True", "False"
+    let base64Item =
+      #"{"type": "Ym9vbGVhbg==", "difficulty": "ZWFzeQ==", "category": "QXJ0", "question": "SXMgaXQgYmFzZTY0Pw==", "correct_answer": "VHJ1ZQ==", "incorrect_answers": ["RmFsc2U="]}"#
+    guard case .failure(let failure) = TriviaImport.read(Array(results([base64Item, plainItem]).utf8)) else {
+      Issue.record("a file in two encodings was read")
+      return
+    }
+    #expect(
+      failure.message
+        == "results[0] is base64-encoded (Open Trivia DB's encode=base64) but results[1] is not: "
+        + "an Open Trivia DB file has one encoding")
+    let badBase64 = base64Item.replacingOccurrences("SXMgaXQgYmFzZTY0Pw==", "SXMg*XQ")
+    let read = try self.read(results([base64Item, badBase64]))
+    #expect(read.questions.count == 1)
+    #expect(read.skipped == [TriviaImport.Skip(line: 1, reason: "results[1]: \"question\" is not valid base64")])
+  }
+
+  /// The limit on a field counts characters, not bytes: Greek letters take two bytes each.
+  @Test func theLengthLimitCountsCharacters() throws {
+    let greek = Array("αβγδεζηθικλμνξοπρστυφχψω")
+    func question(_ count: Int) -> String { String((0..<count - 1).map { greek[$0 % greek.count] }) + ";" }
+    let text = [
+      TriviaImportTests.header, "Greek*easy*\(question(613))*Α*Β*Γ*Δ", "Greek*easy*\(question(1000))*Α*Β*Γ*Δ",
+      "Greek*easy*\(question(1001))*Α*Β*Γ*Δ", "Greek*easy*Long answer?*\(question(1001))*Β*Γ*Δ",
+    ].joined(separator: "\n")
+    let result = try read(text)
+    #expect(result.questions.map(\.text.count) == [613, 1000])
+    #expect(result.questions[0].text.utf8.count == 1225)
+    #expect(
+      result.skipped == [
+        TriviaImport.Skip(line: 4, reason: "question is longer than 1,000 characters"),
+        TriviaImport.Skip(line: 5, reason: "correctAnswer is longer than 1,000 characters"),
+      ])
   }
 
   @Test func theBuiltInBankIsWhatTheIssueAsks() throws {
@@ -293,6 +482,77 @@ import Testing
   ])
   func htmlEntitiesDecode(_ text: String, _ decoded: String) {
     #expect(HTMLEntities.decode(text) == decoded)
+  }
+
+  /// A byte-order mark is taken off in one place, for every reader, and CRLF line ends
+  /// become LF there: a word list (read as bytes, so a Latin-1 list works) keeps its first
+  /// word, and a level table and a personality quiz read as they do without them.
+  @Test func aByteOrderMarkIsTakenOffForEveryReader() throws {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let (list, report) = WordList.read(bom + Array("camel\nnotes\n".utf8), blocked: [])
+    #expect(list.words == ["camel", "notes"])
+    #expect(report.skipped == "")
+    let (latin1, _) = WordList.read(bom + [0x63, 0x61, 0x66, 0xE9, 0x0A, 0x6E, 0x6F, 0x74, 0x65, 0x0A], blocked: [])
+    #expect(latin1.words == ["note"])
+    #expect(TextFile.withoutByteOrderMark(bom + [0x61]) == [0x61])
+    #expect(TextFile.withoutByteOrderMark([0xEF, 0xBB]) == [0xEF, 0xBB])
+    let levels = try TextFile.decode(bom + Array("easy 4 10 3\r\n# a comment\r\ngiant 9-10 120 30\r\n".utf8)).get()
+    #expect(levels == "easy 4 10 3\n# a comment\ngiant 9-10 120 30\n")
+    #expect(
+      AnagramLevels.read(levels).map { $0.map(\.name) + $0.map(\.seconds).map(String.init) }
+        == .success(["easy", "medium", "hard", "giant", "10", "45", "30", "120"]))
+    let pets = try Transcript.files.read("pets.json")
+    let windows = bom + Array(String(decoding: pets, as: UTF8.self).replacingOccurrences("\n", "\r\n").utf8)
+    #expect(try PersonalityFile.read(windows).get() == PersonalityFile.read(pets).get())
+  }
+
+  /// RFC 4648's test vectors, padding left off, and what is not base64.
+  @Test(
+    arguments: [
+      ("", ""), ("Zg==", "f"), ("Zm8=", "fo"), ("Zm9v", "foo"), ("Zm9vYg==", "foob"), ("Zm9vYmE=", "fooba"),
+      ("Zm9vYmFy", "foobar"), ("Zm8", "fo"), ("4pyTIM6m", "✓ Φ"), ("Z", nil), ("Zm8==", nil), ("Zg=", nil),
+      ("Zg==Zg==", nil), ("Zm9v=", nil), ("Zm 9v", nil), ("Zm9v-_", nil),
+    ] as [(String, String?)])
+  func base64Decodes(_ text: String, _ decoded: String?) {
+    #expect(TransferEncodings.base64Decoded(text).map { String(decoding: $0, as: UTF8.self) } == decoded)
+  }
+
+  @Test(
+    arguments: [
+      ("a%20b", false, "a b"), ("%E2%9C%93%c3%a9", false, "✓é"), ("a+b", false, "a+b"), ("a+b%2B", true, "a b+"),
+      ("100%", false, nil), ("%2", false, nil), ("%zz", false, nil),
+    ] as [(String, Bool, String?)])
+  func percentEncodingDecodes(_ text: String, _ plusIsSpace: Bool, _ decoded: String?) {
+    #expect(
+      TransferEncodings.percentDecoded(text, plusIsSpace: plusIsSpace).map { String(decoding: $0, as: UTF8.self) }
+        == decoded)
+  }
+
+  /// Bytes that are not UTF-8 once decoded skip the row and say so.
+  @Test(arguments: [
+    (OpenTriviaDBEncoding.url3986, "caf%E9", "is not UTF-8 text once decoded from URL encoding"),
+    (.base64, "/w==", "is not UTF-8 text once decoded from base64"), (.base64, "/w=", "is not valid base64"),
+  ])
+  func aStringThatDoesNotDecodeSaysWhy(_ encoding: OpenTriviaDBEncoding, _ text: String, _ why: String) {
+    guard case .failure(let problem) = encoding.decode(text) else {
+      Issue.record("decoded")
+      return
+    }
+    #expect(problem.description == why)
+  }
+
+  /// A level table with a problem is not used, and every problem is listed with its line
+  /// (only the first ten were).
+  @Test func everyProblemOfALevelTableIsListed() {
+    var session = testSession()
+    let lines = "abcdefghijkl".map { "level\($0) 4 2 10" }
+    session.state.files = MemoryFiles(["levels.txt": Array(lines.joined(separator: "\n").utf8)])
+    session.state.anagramLevelsFile = "levels.txt"
+    let reply = plain(session.handle("anagram levels"))
+    #expect(reply.first == "warning: the anagram levels in levels.txt are not used:")
+    #expect(
+      Array(reply.dropFirst().prefix(12))
+        == (1...12).map { "  line \($0): seconds \"2\" should be a whole number from 5 to 3600" })
   }
 
   @Test func jsonReadsEveryKindOfValue() throws {

@@ -32,6 +32,45 @@ import Testing
     }
   }
 
+  /// The built-in bank's keys (which the store keeps every answer under) and the daily
+  /// questions they pick must not change from one version to the next, or a user's history
+  /// comes loose from its questions and friends on two versions get different challenges.
+  /// These values were worked out independently, by a Python re-implementation of the
+  /// documented algorithm (FNV-1a of each folded text; the fingerprint over the difficulty and
+  /// the keys in order; SplitMix64 and Fisher–Yates; the day number mod the count), and are
+  /// what Reckon gave before same-text questions with other answers were allowed.
+  @Test func theBuiltInBanksKeysAndDailyQuestionsStayAsTheyWere() throws {
+    var digest = StableHash()
+    for key in Self.bank.questions.map(\.key).sorted() { digest.add(key) }
+    #expect(Self.bank.count == 180)
+    #expect(StableHash.hex(digest.value) == "94e21bd0feb6e7e2")
+    let expected: [Difficulty: [String]] = [
+      .easy: [
+        "Which composer wrote the \"Moonlight Sonata\"?", "What is the past tense of \"go\"?",
+        "What is the capital city of Japan?", "Who was the first President of the United States?",
+      ],
+      .medium: [
+        "What does the Latin phrase \"carpe diem\" mean?",
+        "Which strait separates Spain from Morocco and links the Atlantic to the Mediterranean?",
+        "From which language does English get the word \"kindergarten\"?",
+        "Who painted \"Girl with a Pearl Earring\"?",
+      ],
+      .hard: [
+        "Which logician published the incompleteness theorems in 1931?", "What is the name of Don Quixote's horse?",
+        "The word \"quarantine\" comes from the Italian for which number?",
+        "In Dante's \"Inferno\", who guides Dante through Hell?",
+      ],
+    ]
+    for (level, texts) in expected {
+      let picked = (0..<texts.count).map {
+        DailyQuestions.question(for: Self.first.advanced(by: $0), difficulty: level, in: Self.bank)?.text
+      }
+      #expect(picked == texts, "\(level)")
+    }
+    let first = try #require(DailyQuestions.question(for: Self.first, difficulty: .easy, in: Self.bank))
+    #expect(first.key == "e6940630f23764cb")
+  }
+
   @Test func anotherBankGivesAnotherSequence() {
     // One easy question fewer.
     let dropped = Self.bank.matching(difficulty: .easy, category: nil).last!

@@ -22,4 +22,8 @@ struct reckon_data_file reckon_data_quiz(unsigned long index);
 struct reckon_data_file reckon_data_words(void);
 struct reckon_data_file reckon_data_blocked_words(void);
 
+/// HTML5's character references (html-entities.txt, written by scripts/html-entities): one a
+/// line, `NAME<TAB>HEX[ HEX]` or `#DECIMAL<TAB>[HEX]`, sorted by their bytes, after a comment.
+struct reckon_data_file reckon_data_html_entities(void);
+
 #endif

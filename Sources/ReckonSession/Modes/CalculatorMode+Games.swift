@@ -181,26 +181,30 @@ extension CalculatorMode {
 
 extension SessionState {
   /// Reads a word list (`--words FILE`) through the session's `FileSource` and uses it for
-  /// the anagram game, filtered as the built-in one is; says how many words it kept and why
-  /// it left others out. A list that cannot be read or keeps no word changes nothing.
-  public mutating func useWords(from path: String) -> Result<[Output], LoadProblem> {
+  /// the anagram game, filtered as the built-in one is; says in one line how many words it
+  /// kept, how many it left out and why, and how many puzzles each level has. A list that
+  /// cannot be read or keeps no word changes nothing.
+  public mutating func useWords(from path: String) -> Result<LoadReport, LoadProblem> {
     let bytes: [UInt8]
     switch readFile(path) {
     case .success(let read): bytes = read
     case .failure(let problem): return .failure(problem)
     }
     let (list, report) = WordList.read(bytes)
-    let skipped = report.skipped.isEmpty ? "" : "; left out \(report.skipped)"
     guard !list.words.isEmpty else {
+      let skipped = report.skipped.isEmpty ? "" : "; left out \(report.skipped)"
       return .failure(LoadProblem(message: "it has no words of lowercase a–z only\(skipped)"))
     }
     words = (list, path)
+    let leftOut = "left out \(report.skipped.isEmpty ? "none" : report.skipped)"
     // Words made of the same letters are one puzzle.
     let playable = AnagramLevels.defaults.map { level in
       "\(Set(list.words(lengths: level.letters).map(WordList.letters(of:))).count.grouped) \(level.name)"
     }.joined(separator: ", ")
-    return .success([
-      .note("Anagram words: \(Wording.count(report.kept, "word")) from \(path)\(skipped). Playable: \(playable).")
-    ])
+    let loaded = Wording.count(report.kept, "word")
+    return .success(
+      LoadReport(
+        skipped: [], summary: "loaded \(loaded), \(leftOut); playable: \(playable)",
+        note: "Anagram words: loaded \(loaded) from \(path), \(leftOut); playable: \(playable)."))
   }
 }

@@ -20,13 +20,15 @@ extension CalculatorMode {
         return (.error(d, line), nil)
       }
       switch state.importQuestions(from: path) {
-      case .success(let outputs): return (Reply(outputs), nil)
+      case .success(let report): return (Reply(report.outputs), nil)
       case .failure(let problem):
-        // An error, so that a script loading a file that is not there fails.
+        // An error, so that a script loading a file that is not there fails; every row
+        // skipped goes with it, on its stream.
         let start = words[0].span.end + 1
         let d = Diagnostic(
-          "nothing loaded from \(path): \(problem.message)", at: SourceSpan(start, line.unicodeScalars.count))
-        return (Reply([.error(d, source: line)] + problem.details), nil)
+          "nothing loaded from \(path): \(problem.message)", at: SourceSpan(start, line.unicodeScalars.count),
+          details: problem.details)
+        return (.error(d, line), nil)
       }
     default:
       break
@@ -171,16 +173,36 @@ extension CalculatorMode {
 }
 
 extension SessionState {
-  /// Why nothing could be loaded from a file, and (when its rows were all skipped) why each
-  /// was.
+  /// Why nothing could be loaded from a file, and (when its rows were all skipped) each row
+  /// skipped with its line and why, then what that came to.
   public struct LoadProblem: Error, Sendable {
     public var message: String
-    public var details: [Output] = []
+    public var details: [String] = []
     /// There is no file at the path (an optional file may simply be left out).
     public var isMissing = false
   }
 
-  /// The bytes of a user's file, through the session's `FileSource`, or why it cannot be read.
+  /// What loading a file gave: everything it left out, and one line that sums it up.
+  public struct LoadReport: Sendable, Equatable {
+    /// Each row left out, with its line and why (`line 5: empty question`), every one.
+    public var skipped: [String]
+    /// What was loaded and what was left out, in one line, without the file's name (a script
+    /// says it before): `loaded 4 questions in 1 category (CSV), skipped 6 rows; the quiz now
+    /// has 16`.
+    public var summary: String
+    /// The same, naming the file, as the session shows it last.
+    public var note: String
+
+    /// As the session shows it: the rows skipped under a heading, then the summary.
+    public var outputs: [Output] {
+      let rows: [Output] =
+        skipped.isEmpty
+        ? [] : [.note("Skipped \(Wording.count(skipped.count, "row")):")] + skipped.map { .note("  " + $0) }
+      return rows + [.note(note)]
+    }
+  }
+
+  /// The bytes of a user's file, through the session's `FileSource`, or why they cannot be read.
   func readFile(_ path: String) -> Result<[UInt8], LoadProblem> {
     guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
     do {
@@ -191,10 +213,10 @@ extension SessionState {
   }
 
   /// Reads a trivia file through the session's `FileSource` and adds its good questions for
-  /// the rest of the session; says what was loaded and why any row was skipped. A file that
-  /// cannot be read, is not UTF-8 or has no good row is a failure: nothing is loaded and the
-  /// session is as it was.
-  public mutating func importQuestions(from path: String) -> Result<[Output], LoadProblem> {
+  /// the rest of the session; says why each row skipped was, and what was loaded. A file
+  /// that cannot be read, is not UTF-8 or has no good row is a failure: nothing is loaded and
+  /// the session is as it was.
+  public mutating func importQuestions(from path: String) -> Result<LoadReport, LoadProblem> {
     let bytes: [UInt8]
     switch readFile(path) {
     case .success(let read): bytes = read
@@ -205,41 +227,24 @@ extension SessionState {
     case .success(let result): read = result
     case .failure(let failure): return .failure(LoadProblem(message: failure.message))
     }
-    let skips = SessionState.describe(read.skipped)
+    let skipped = read.skipped.map { "line \($0.line): \($0.reason)" }
+    let skippedRows = read.skipped.isEmpty ? "skipped no rows" : "skipped \(Wording.count(read.skipped.count, "row"))"
     guard !read.questions.isEmpty else {
       let why =
         read.skipped.isEmpty
         ? "it has no questions" : "none of its \(Wording.count(read.skipped.count, "row")) is a question it can use"
-      return .failure(LoadProblem(message: "\(why) (read as \(read.format.rawValue))", details: skips))
+      let summary = read.skipped.isEmpty ? [] : ["loaded no questions, \(skippedRows)"]
+      return .failure(LoadProblem(message: "\(why) (read as \(read.formatLabel))", details: skipped + summary))
     }
     addQuestions(read.questions)
     // Folded once per distinct spelling, not once per question.
     let categories = Set(Set(read.questions.map(\.category)).map { Folding.key($0) }).count
-    let loaded = Output.note(
-      "Loaded \(Wording.count(read.questions.count, "question")) in \(Wording.count(categories, "category", "categories")) "
-        + "from \(path) (\(read.format.rawValue)); the quiz now has \(questionBank().count.grouped).")
-    return .success([loaded] + skips)
-  }
-
-  /// The rows skipped: the first twenty with their lines and reasons, the rest counted by
-  /// the kind of reason.
-  static func describe(_ skipped: [TriviaImport.Skip]) -> [Output] {
-    guard !skipped.isEmpty else { return [] }
-    var lines: [Output] = [.note("Skipped \(Wording.count(skipped.count, "row")):")]
-    let shown = 20
-    lines += skipped.prefix(shown).map { .note("  line \($0.line): \($0.reason)") }
-    if skipped.count > shown {
-      var reasons: [String: Int] = [:]
-      for skip in skipped.dropFirst(shown) {
-        var reason = Substring(skip.reason)
-        if reason.hasPrefix("results["), let colon = reason.firstIndex(of: ":") {
-          reason = reason[reason.index(after: colon)...]
-        }
-        reasons[String(reason.prefix { $0 != ":" && $0 != "(" && $0 != "'" }).trimmingSpaces, default: 0] += 1
-      }
-      let summary = reasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value.grouped) \($0.key)" }
-      lines.append(.note("  … and \((skipped.count - shown).grouped) more: " + summary.joined(separator: "; ")))
-    }
-    return lines
+    let loaded =
+      "\(Wording.count(read.questions.count, "question")) in \(Wording.count(categories, "category", "categories"))"
+    let total = "the quiz now has \(questionBank().count.grouped)"
+    return .success(
+      LoadReport(
+        skipped: skipped, summary: "loaded \(loaded) (\(read.formatLabel)), \(skippedRows); \(total)",
+        note: "Loaded \(loaded) from \(path) (\(read.formatLabel)), \(skippedRows); \(total)."))
   }
 }

@@ -1,57 +1,160 @@
-/// Decodes the HTML character references that Open Trivia DB puts in its text
-/// (`&quot;`, `&#039;`, `&eacute;`, `&#x27;`). An unknown name is left as it is.
+import ReckonData
+
+/// Decodes the HTML character references that Open Trivia DB puts in its text, as a browser
+/// does in text (and as Python's `html.unescape`): every one of HTML5's named references
+/// (`&quot;`, `&eacute;`, `&Phi;`, `&NotEqualTilde;`), the legacy ones also without their
+/// `;` (`&copy 2020`), and numeric ones (`&#039;`, `&#xE9;`, with or without `;`, the
+/// standard's Windows-1252 reading of `&#128;`–`&#159;`, U+FFFD for `&#0;`, surrogates and
+/// numbers past U+10FFFF). Anything else is left as it is (`AT&T`, `&bogus;`).
+///
+/// The names come from `ReckonData/html-entities.txt`, written by `scripts/html-entities`
+/// from the standard's list and embedded in the binary, sorted: a name is found by binary
+/// search over the embedded bytes, so nothing is parsed or built at start-up, and the first
+/// decode only notes where the lines start.
 public enum HTMLEntities {
   public static func decode(_ text: String) -> String {
     guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-    var out = ""
-    var rest = Substring(text)
-    while let amp = rest.firstIndex(of: "&") {
-      out += rest[..<amp]
-      let after = rest[rest.index(after: amp)...]
-      if let semicolon = after.prefix(12).firstIndex(of: ";"), let scalar = scalar(for: after[..<semicolon]) {
-        out.unicodeScalars.append(scalar)
-        rest = after[after.index(after: semicolon)...]
+    let bytes = Array(text.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+      if bytes[i] == UInt8(ascii: "&"), let (replacement, end) = reference(in: bytes, at: i) {
+        out += replacement
+        i = end
       } else {
-        out += "&"
-        rest = after
+        out.append(bytes[i])
+        i += 1
       }
     }
-    return out + rest
+    return String(decoding: out, as: UTF8.self)
   }
 
-  static func scalar(for name: Substring) -> Unicode.Scalar? {
-    if name.hasPrefix("#x") || name.hasPrefix("#X") {
-      return UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+  /// The longest name looked at after `&` (as the standard's longest name is).
+  static let longestName = 32
+
+  /// The reference that starts at `bytes[start]` (an `&`): what it stands for (UTF-8) and
+  /// where it ends; nil when it is not one.
+  static func reference(in bytes: [UInt8], at start: Int) -> ([UInt8], Int)? {
+    var i = start + 1
+    guard i < bytes.count else { return nil }
+    if bytes[i] == UInt8(ascii: "#") {
+      i += 1
+      let hex = i < bytes.count && (bytes[i] == UInt8(ascii: "x") || bytes[i] == UInt8(ascii: "X"))
+      if hex { i += 1 }
+      let digitsStart = i
+      var value: UInt32 = 0
+      while i < bytes.count, let digit = digit(bytes[i], hex: hex) {
+        // Past U+10FFFF the value no longer matters: it stays there.
+        value = min(value * (hex ? 16 : 10) + digit, 0x11_0000)
+        i += 1
+      }
+      guard i > digitsStart else { return nil }
+      if i < bytes.count && bytes[i] == UInt8(ascii: ";") { i += 1 }
+      return (numeric(value), i)
     }
-    if name.hasPrefix("#") { return UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init) }
-    return named[String(name)].flatMap(Unicode.Scalar.init)
+    // A name: up to 32 bytes that cannot end one, then perhaps `;`.
+    let nameStart = i
+    while i < bytes.count && i - nameStart < longestName && !ends(bytes[i]) { i += 1 }
+    let name = bytes[nameStart..<i]
+    guard !name.isEmpty else { return nil }
+    let semicolon = i < bytes.count && bytes[i] == UInt8(ascii: ";")
+    if semicolon {
+      if let value = lookup(name + [UInt8(ascii: ";")]) { return (value, i + 1) }
+    } else if let value = lookup(name) {
+      return (value, i)  // a legacy name, whole
+    }
+    // Otherwise the longest legacy name (valid without `;`) that the name starts with, of two
+    // letters at least, and the rest stays as it is: `&copyright` is © and `right`.
+    var length = semicolon ? name.count : name.count - 1
+    while length >= 2 {
+      if let value = lookup(name.prefix(length)) { return (value, nameStart + length) }
+      length -= 1
+    }
+    return nil
   }
 
-  /// HTML's named references for Latin-1 and the common typographic marks.
-  static let named: [String: UInt32] = {
-    var table: [String: UInt32] = [
-      "quot": 34, "amp": 38, "apos": 39, "lt": 60, "gt": 62, "nbsp": 160, "shy": 173,
-      "ndash": 0x2013, "mdash": 0x2014, "lsquo": 0x2018, "rsquo": 0x2019, "sbquo": 0x201A, "ldquo": 0x201C,
-      "rdquo": 0x201D, "bdquo": 0x201E, "dagger": 0x2020, "bull": 0x2022, "hellip": 0x2026, "prime": 0x2032,
-      "Prime": 0x2033, "euro": 0x20AC, "trade": 0x2122, "minus": 0x2212, "times": 215, "divide": 247,
-      "pi": 0x3C0, "Pi": 0x3A0, "alpha": 0x3B1, "beta": 0x3B2, "gamma": 0x3B3, "delta": 0x3B4, "Delta": 0x394,
-      "mu": 0x3BC, "Omega": 0x3A9, "omega": 0x3C9, "sigma": 0x3C3, "Sigma": 0x3A3, "lambda": 0x3BB,
-      "theta": 0x3B8, "epsilon": 0x3B5, "infin": 0x221E, "radic": 0x221A, "ne": 0x2260, "le": 0x2264, "ge": 0x2265,
-      "rarr": 0x2192, "larr": 0x2190, "harr": 0x2194, "OElig": 0x152, "oelig": 0x153, "Scaron": 0x160,
-      "scaron": 0x161, "Yuml": 0x178, "fnof": 0x192, "circ": 0x2C6, "tilde": 0x2DC, "lrm": 0x200E, "rlm": 0x200F,
-      "zwnj": 0x200C, "zwj": 0x200D, "thinsp": 0x2009, "ensp": 0x2002, "emsp": 0x2003, "permil": 0x2030,
-      "lsaquo": 0x2039, "rsaquo": 0x203A,
-    ]
-    // U+00A1 to U+00FF, in order.
-    let latin1 = """
-      iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 \
-      acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde \
-      Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute \
-      Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde \
-      auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute \
-      ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml
-      """
-    for (offset, name) in latin1.split(separator: " ").enumerated() { table[String(name)] = 0xA1 + UInt32(offset) }
-    return table
+  /// Bytes that end a name: tab, line feed, form feed, space, `<`, `&`, `#` and `;`.
+  static func ends(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x09, 0x0A, 0x0C, 0x20, UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: ";"): true
+    default: false
+    }
+  }
+
+  static func digit(_ byte: UInt8, hex: Bool) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: UInt32(byte - UInt8(ascii: "A") + 10)
+    default: nil
+    }
+  }
+
+  /// What a numeric reference stands for: the table's reading where it has one (Windows-1252
+  /// for 128–159, nothing for controls and noncharacters), U+FFFD for a surrogate or a number
+  /// past U+10FFFF, otherwise the code point.
+  static func numeric(_ value: UInt32) -> [UInt8] {
+    if value <= 0x10_FFFF, let special = lookup(ArraySlice(Array("#\(value)".utf8))) { return special }
+    guard let scalar = Unicode.Scalar(value) else { return [0xEF, 0xBF, 0xBD] }  // U+FFFD
+    return Array(String(Character(scalar)).utf8)
+  }
+
+  // MARK: The table
+
+  /// The embedded table's bytes.
+  static var table: UnsafeBufferPointer<UInt8> {
+    let file = reckon_data_html_entities()
+    return UnsafeBufferPointer(start: file.bytes, count: Int(file.size))
+  }
+
+  /// Where each line of the table starts, found on first use (about 2,400 lines).
+  static let lineStarts: [Int32] = {
+    let bytes = table
+    var starts: [Int32] = [0]
+    for i in bytes.indices where bytes[i] == 0x0A && i + 1 < bytes.count { starts.append(Int32(i + 1)) }
+    return starts
   }()
+
+  /// The UTF-8 of what `name` (as written after `&`, with its `;` if it has one) stands for,
+  /// or nil if it is not in the table.
+  static func lookup(_ name: ArraySlice<UInt8>) -> [UInt8]? {
+    let bytes = table
+    let starts = lineStarts
+    var (low, high) = (0, starts.count)
+    while low < high {
+      let middle = (low + high) / 2
+      let start = Int(starts[middle])
+      var tab = start
+      while bytes[tab] != 0x09 && bytes[tab] != 0x0A { tab += 1 }
+      let key = bytes[start..<tab]
+      if key.elementsEqual(name) {
+        guard bytes[tab] == 0x09 else { return nil }  // the comment line
+        return value(bytes, from: tab + 1)
+      }
+      if key.lexicographicallyPrecedes(name) { low = middle + 1 } else { high = middle }
+    }
+    return nil
+  }
+
+  /// The code points written in hex from `start` to the end of the line, as UTF-8.
+  static func value(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> [UInt8] {
+    var scalars = String.UnicodeScalarView()
+    var i = start
+    var code: UInt32 = 0
+    var digits = 0
+    while true {
+      let byte = i < bytes.count ? bytes[i] : 0x0A
+      if let d = digit(byte, hex: true) {
+        code = code * 16 + d
+        digits += 1
+      } else {
+        if digits > 0, let scalar = Unicode.Scalar(code) { scalars.append(scalar) }
+        (code, digits) = (0, 0)
+        if byte == 0x0A { break }
+      }
+      i += 1
+    }
+    return Array(String(scalars).utf8)
+  }
 }

@@ -1,4 +1,6 @@
-/// A user's file as bytes, checked to be UTF-8 before any format reads it.
+/// A user's file as bytes, checked to be UTF-8 before any format reads it. Every reader of a
+/// file takes its bytes through here, so a byte-order mark and CRLF line ends are dealt with
+/// once: a file saved by Windows' Notepad or Excel reads as the same file without them.
 public enum TextFile {
   /// Where the first invalid UTF-8 sequence is: a line (from 1) and a byte within it (from 1).
   public struct InvalidUTF8: Error, Sendable, Equatable {
@@ -6,12 +8,21 @@ public enum TextFile {
     public var byte: Int
   }
 
-  /// The text of `bytes` without a leading byte-order mark, or where it stops being UTF-8.
+  /// The bytes without a leading UTF-8 byte-order mark (EF BB BF), which is not text. The one
+  /// place a mark is taken off: `decode` uses it, and so do readers that work on bytes
+  /// whatever their encoding (a word list may be Latin-1).
+  public static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+    bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+  }
+
+  /// The text of `bytes` without a leading byte-order mark and with each CRLF line end as LF,
+  /// or where it stops being UTF-8 (bytes counted after the mark). A lone CR is kept.
   public static func decode(_ bytes: [UInt8]) -> Result<String, InvalidUTF8> {
-    var start = 0
-    if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
+    let content = withoutByteOrderMark(bytes)
+    let start = content.startIndex
     var line = 1
     var lineStart = start
+    var crlf = false
     var i = start
     while i < bytes.count {
       let b = bytes[i]
@@ -19,6 +30,7 @@ public enum TextFile {
         if b == 0x0A {
           line += 1
           lineStart = i + 1
+          if i > start && bytes[i - 1] == 0x0D { crlf = true }
         }
         i += 1
         continue
@@ -43,6 +55,13 @@ public enum TextFile {
       }
       i += length
     }
-    return .success(String(decoding: bytes[start...], as: UTF8.self))
+    guard crlf else { return .success(String(decoding: content, as: UTF8.self)) }
+    // Only a file that has CRLF pays for a copy.
+    var unix: [UInt8] = []
+    unix.reserveCapacity(content.count)
+    for j in content.indices where !(bytes[j] == 0x0D && j + 1 < bytes.count && bytes[j + 1] == 0x0A) {
+      unix.append(bytes[j])
+    }
+    return .success(String(decoding: unix, as: UTF8.self))
   }
 }

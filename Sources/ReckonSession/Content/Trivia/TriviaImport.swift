@@ -1,3 +1,4 @@
+import ReckonCore
 import ReckonData
 
 /// Reads a trivia bank from a user's file, in any of three formats, keeping every good row
@@ -8,7 +9,9 @@ import ReckonData
 /// 2. The same columns as CSV (RFC 4180: quoted fields with commas, quotes and line breaks).
 /// 3. Open Trivia DB's JSON: `results`, each with `type`, `difficulty`, `category`,
 ///    `question`, `correct_answer` and `incorrect_answers`; HTML entities are decoded, and a
-///    `boolean` question becomes a two-choice one.
+///    `boolean` question becomes a two-choice one. A file saved with Open Trivia DB's other
+///    encodings (`encode=url3986`, `urlLegacy` or `base64`, where every string is encoded) is
+///    told from its strings and decoded; one whose results are in two encodings is refused.
 ///
 /// The format is told from the text: JSON starts with `{` or `[`; otherwise the first line
 /// that is not blank decides: the header names its separator, and a line without a header
@@ -27,8 +30,14 @@ public struct TriviaImport: Sendable {
   }
 
   public var format: Format
+  /// How an Open Trivia DB file's strings were encoded, when not with HTML's references, by
+  /// Open Trivia DB's name for it: `url3986`, `urlLegacy`, `base64`.
+  public var encoding: String?
   public var questions: [TriviaQuestion] = []
   public var skipped: [Skip] = []
+
+  /// The format as the summary names it: `CSV`, `Open Trivia DB JSON, encode=base64`.
+  public var formatLabel: String { format.rawValue + (encoding.map { ", encode=\($0)" } ?? "") }
 
   /// Why nothing could be read from a file at all.
   public struct Failure: Error, Sendable, Equatable {
@@ -41,7 +50,8 @@ public struct TriviaImport: Sendable {
   /// Longer fields than this are a mistake (a runaway quote, say), not a question.
   static let maxFieldLength = 1000
 
-  /// Reads `bytes`; questions already in `bank` (same text, folded) are skipped as duplicates.
+  /// Reads `bytes`; questions already in `bank` (the same text and answers, folded) are
+  /// skipped as duplicates.
   public static func read(_ bytes: [UInt8], besides bank: QuestionBank = QuestionBank()) -> Result<
     TriviaImport, Failure
   > {
@@ -133,10 +143,12 @@ public struct TriviaImport: Sendable {
     for (name, answer) in zip(columns, [correct] + incorrect) where answer.isEmpty {
       return skip("empty answer (\(name))")
     }
-    // (Bytes first: counting characters is slower, and a field is rarely near the limit.)
+    // Characters, not bytes (a Greek or Russian question takes two bytes a letter). Bytes
+    // first: counting characters is slower, and a field within the limit in bytes is within it
+    // in characters.
     for (name, field) in zip(["category", "question"] + columns, [category, question, correct] + incorrect)
     where field.utf8.count > TriviaImport.maxFieldLength && field.count > TriviaImport.maxFieldLength {
-      return skip("\(name) is longer than \(TriviaImport.maxFieldLength) characters")
+      return skip("\(name) is longer than \(TriviaImport.maxFieldLength.grouped) characters")
     }
     let right = Folding.key(correct)
     let wrong = incorrect.map { Folding.key($0) }
@@ -194,20 +206,29 @@ public struct TriviaImport: Sendable {
 
   init(format: Format) { self.format = format }
 
-  /// Skips the second and later copies of a question, and those the bank has already.
+  /// Skips the second and later copies of a question (the same text and answers), and those
+  /// the bank has already; gives each question kept its key, as the bank will
+  /// (`QuestionBank.place`).
   mutating func removeDuplicates(besides bank: QuestionBank) {
-    var first: [String: Int] = [:]
+    // Each key kept so far: the question's place among those kept, and its row's.
+    var first: [String: (kept: Int, row: Int)] = [:]
     first.reserveCapacity(questions.count)
     var kept: [TriviaQuestion] = []
     kept.reserveCapacity(questions.count)
     for (index, question) in questions.enumerated() {
-      if let earlier = first[question.key] {
-        skip("duplicate question (as \(origins[earlier].label))", at: origins[index])
-      } else if bank.contains(key: question.key) {
-        skip("duplicate question (already in the bank)", at: origins[index])
-      } else {
-        first[question.key] = index
-        kept.append(question)
+      let placement = QuestionBank.place(question) { key in
+        bank.question(key: key) ?? first[key].map { kept[$0.kept] }
+      }
+      switch placement {
+      case .duplicate(let twin):
+        if let earlier = first[twin.key] {
+          skip("duplicate question (as \(origins[earlier.row].label))", at: origins[index])
+        } else {
+          skip("duplicate question (already in the bank)", at: origins[index])
+        }
+      case .new(let keyed):
+        first[keyed.key] = (kept.count, index)
+        kept.append(keyed)
       }
     }
     questions = kept
@@ -228,21 +249,30 @@ public struct TriviaImport: Sendable {
       return .failure(
         Failure(message: "not an Open Trivia DB file: expected an object with a \"results\" array"))
     }
+    let encoding: OpenTriviaDBEncoding
+    switch OpenTriviaDBEncoding.of(results.map(\.value)) {
+    case .success(let found): encoding = found
+    case .failure(let failure): return .failure(failure)
+    }
     var result = TriviaImport(format: .openTriviaDB)
+    result.encoding = encoding.label
     for (index, item) in results.enumerated() {
-      result.addOpenTriviaDB(item.value, index: index, line: item.line)
+      result.addOpenTriviaDB(item.value, index: index, line: item.line, encoding: encoding)
     }
     return .success(result)
   }
 
-  mutating func addOpenTriviaDB(_ item: JSON, index: Int, line: Int) {
+  mutating func addOpenTriviaDB(_ item: JSON, index: Int, line: Int, encoding: OpenTriviaDBEncoding = .html) {
     func skip(_ reason: String) { skipRow(line: line, "results[\(index)]: \(reason)") }
     guard case .object = item else { return skip("expected an object, found \(item.kind)") }
     var text: [String: String] = [:]
     for name in ["type", "difficulty", "category", "question", "correct_answer"] {
       guard let value = item[name] else { return skip("\"\(name)\" is missing") }
       guard let string = value.string else { return skip("\"\(name)\" must be a string, found \(value.kind)") }
-      text[name] = HTMLEntities.decode(string).trimmingSpaces
+      switch encoding.decode(string) {
+      case .success(let decoded): text[name] = decoded.trimmingSpaces
+      case .failure(let why): return skip("\"\(name)\" \(why)")
+      }
     }
     guard case .array(let wrong)? = item["incorrect_answers"] else {
       return skip(
@@ -250,9 +280,12 @@ public struct TriviaImport: Sendable {
           ? "\"incorrect_answers\" is missing" : "\"incorrect_answers\" must be an array of strings")
     }
     var incorrect: [String] = []
-    for answer in wrong {
+    for (place, answer) in wrong.enumerated() {
       guard let s = answer.value.string else { return skip("\"incorrect_answers\" must be an array of strings") }
-      incorrect.append(HTMLEntities.decode(s).trimmingSpaces)
+      switch encoding.decode(s) {
+      case .success(let decoded): incorrect.append(decoded.trimmingSpaces)
+      case .failure(let why): return skip("\"incorrect_answers[\(place)]\" \(why)")
+      }
     }
     let expected: Int
     switch text["type"]! {
@@ -270,6 +303,103 @@ public struct TriviaImport: Sendable {
     add(
       category: text["category"]!, difficulty: text["difficulty"]!, question: text["question"]!,
       correct: text["correct_answer"]!, incorrect: incorrect, line: line, place: "results[\(index)]", columns: columns)
+  }
+}
+
+/// How an Open Trivia DB file's strings are written: with HTML's character references (its
+/// default), or with one of the encodings it offers for downloads (`encode=url3986`,
+/// `urlLegacy`, `base64`), in which every string is encoded and none has HTML references.
+enum OpenTriviaDBEncoding: Sendable, Equatable {
+  case html, url3986, urlLegacy, base64
+
+  /// Open Trivia DB's name for it (`encode=base64`); nil for the default.
+  var label: String? {
+    switch self {
+    case .html: nil
+    case .url3986: "url3986"
+    case .urlLegacy: "urlLegacy"
+    case .base64: "base64"
+    }
+  }
+
+  /// A string's text, or why it has none (`is not valid base64`).
+  func decode(_ text: String) -> Result<String, DecodingProblem> {
+    let bytes: [UInt8]?
+    let name: String
+    switch self {
+    case .html: return .success(HTMLEntities.decode(text))
+    case .url3986, .urlLegacy:
+      bytes = TransferEncodings.percentDecoded(text, plusIsSpace: self == .urlLegacy)
+      name = "URL encoding"
+    case .base64:
+      bytes = TransferEncodings.base64Decoded(text)
+      name = "base64"
+    }
+    guard let bytes else { return .failure(DecodingProblem("is not valid \(name)")) }
+    guard let decoded = String(validating: bytes, as: UTF8.self) else {
+      return .failure(DecodingProblem("is not UTF-8 text once decoded from \(name)"))
+    }
+    return .success(decoded)
+  }
+
+  /// Why a string did not decode, as the end of a sentence about it.
+  struct DecodingProblem: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// The encoding of a file's results, told from their strings. Base64: a result's `type` is
+  /// `multiple` or `boolean` in base64. URL-encoded: every string of a result is made of
+  /// RFC 3986's unreserved characters, `%XX` and `+`, and its question has a `%XX` or `+` (a
+  /// question has spaces; plain text with spaces is never URL-encoded); `+` anywhere makes it
+  /// the legacy form. A file whose results do not agree is refused: an Open Trivia DB file
+  /// has one encoding, and guessing would show one half as gibberish.
+  static func of(_ results: [JSON]) -> Result<OpenTriviaDBEncoding, TriviaImport.Failure> {
+    var firstBase64: Int?
+    var firstURL: Int?
+    var firstPlain: Int?
+    var plus = false
+    for (index, item) in results.enumerated() {
+      guard case .object = item, let type = item["type"]?.string else { continue }
+      if type == "bXVsdGlwbGU=" || type == "Ym9vbGVhbg==" {  // multiple, boolean
+        firstBase64 = firstBase64 ?? index
+        continue
+      }
+      let strings =
+        ["type", "difficulty", "category", "question", "correct_answer"].compactMap { item[$0]?.string }
+        + (item["incorrect_answers"].flatMap { answers -> [String]? in
+          guard case .array(let list) = answers else { return nil }
+          return list.compactMap(\.value.string)
+        } ?? [])
+      let question = item["question"]?.string ?? ""
+      if strings.allSatisfy(TransferEncodings.looksPercentEncoded)
+        && (question.utf8.contains(UInt8(ascii: "%")) || question.utf8.contains(UInt8(ascii: "+")))
+      {
+        firstURL = firstURL ?? index
+        plus = plus || strings.contains { $0.utf8.contains(UInt8(ascii: "+")) }
+      } else {
+        firstPlain = firstPlain ?? index
+      }
+    }
+    func mixed(_ a: Int, _ what: String, _ b: Int) -> Result<OpenTriviaDBEncoding, TriviaImport.Failure> {
+      let (first, second) = a < b ? (a, b) : (b, a)
+      let (isWhat, isNot) = a < b ? ("is \(what)", "is not") : ("is not \(what)", "is")
+      return .failure(
+        TriviaImport.Failure(
+          message:
+            "results[\(first)] \(isWhat) but results[\(second)] \(isNot): an Open Trivia DB file has one encoding"))
+    }
+    if let base64 = firstBase64 {
+      if let other = firstURL ?? firstPlain {
+        return mixed(base64, "base64-encoded (Open Trivia DB's encode=base64)", other)
+      }
+      return .success(.base64)
+    }
+    if let url = firstURL {
+      if let plain = firstPlain { return mixed(url, "URL-encoded (Open Trivia DB's encode=url3986)", plain) }
+      return .success(plus ? .urlLegacy : .url3986)
+    }
+    return .success(.html)
   }
 }
 

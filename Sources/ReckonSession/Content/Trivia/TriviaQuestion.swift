@@ -15,9 +15,15 @@ public struct TriviaQuestion: Sendable, Hashable {
   public var text: String
   public var correct: String
   public var incorrect: [String]
-  /// The same question, however it is spelt or spaced: 16 hex digits of the folded text. The
-  /// store keeps answers under it, so a question is known again when a file is reloaded.
-  public let key: String
+  /// The name the store keeps the question's answers under, so that it is known again when
+  /// a file is read again: 16 hex digits of the folded text (however it is spelt or spaced),
+  /// as every question's was before two questions could share a text. A question whose text
+  /// a bank already has, with other answers, is kept under 16 hex digits of its text and
+  /// answers instead (`answersKey`, given by `QuestionBank.place`), so the built-in bank's
+  /// keys, and every key already saved, stay as they were.
+  public internal(set) var key: String
+  /// The hash of the folded text, whose 16 hex digits are the first key tried.
+  let textHash: UInt64
 
   public init(category: String, difficulty: Difficulty, text: String, correct: String, incorrect: [String]) {
     self.category = category
@@ -25,10 +31,22 @@ public struct TriviaQuestion: Sendable, Hashable {
     self.text = text
     self.correct = correct
     self.incorrect = incorrect
-    key = TriviaQuestion.key(for: text)
+    textHash = StableHash.of(Folding.key(text))
+    key = StableHash.hex(textHash)
   }
 
   public static func key(for text: String) -> String { StableHash.hex(StableHash.of(Folding.key(text))) }
+
+  /// 16 hex digits of the folded text, the folded right answer and the folded wrong ones in
+  /// the order of their folded text: the same for the same question with the same answers,
+  /// in any order, case or spacing.
+  var answersKey: String {
+    var hash = StableHash()
+    hash.add(Folding.key(text))
+    hash.add(Folding.key(correct))
+    for wrong in incorrect.map({ Folding.key($0) }).sorted() { hash.add(wrong) }
+    return StableHash.hex(hash.value)
+  }
 
   /// Every answer, the right one first.
   public var answers: [String] { [correct] + incorrect }
@@ -40,7 +58,8 @@ public struct TriviaQuestion: Sendable, Hashable {
 }
 
 /// The questions a session can ask: the built-in bank and whatever was loaded, each question
-/// once.
+/// once. The same question is the same text with the same answers; the same text with other
+/// answers ("Which of these cities is in Germany?") is another question.
 public struct QuestionBank: Sendable {
   public private(set) var questions: [TriviaQuestion] = []
   private var positions: [String: Int] = [:]
@@ -50,12 +69,37 @@ public struct QuestionBank: Sendable {
     for question in questions { add(question) }
   }
 
-  /// Adds a question unless one with the same text is there; returns whether it was added.
+  /// Where a question goes among others (`lookup` finds a question by its key).
+  public enum Placement: Sendable, Equatable {
+    /// It is new: here it is with the key it is kept under.
+    case new(TriviaQuestion)
+    /// The same question with the same answers is there already.
+    case duplicate(of: TriviaQuestion)
+  }
+
+  /// The one rule for keys: a question takes its text's key, unless a question with that
+  /// text and other answers has it, in which case it takes its text's and answers' key. Read
+  /// again in the same order, the same questions get the same keys.
+  static func place(_ question: TriviaQuestion, lookup: (String) -> TriviaQuestion?) -> Placement {
+    var keyed = question
+    keyed.key = StableHash.hex(question.textHash)
+    guard let first = lookup(keyed.key) else { return .new(keyed) }
+    let answersKey = question.answersKey
+    if first.answersKey == answersKey { return .duplicate(of: first) }
+    keyed.key = answersKey
+    if let twin = lookup(answersKey) { return .duplicate(of: twin) }
+    return .new(keyed)
+  }
+
+  /// Adds a question unless the same one (text and answers) is there; returns whether it was
+  /// added.
   @discardableResult
   public mutating func add(_ question: TriviaQuestion) -> Bool {
-    guard positions[question.key] == nil else { return false }
-    positions[question.key] = questions.count
-    questions.append(question)
+    guard case .new(let keyed) = QuestionBank.place(question, lookup: { self.question(key: $0) }) else {
+      return false
+    }
+    positions[keyed.key] = questions.count
+    questions.append(keyed)
     return true
   }
 

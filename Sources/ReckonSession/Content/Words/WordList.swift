@@ -64,11 +64,13 @@ public struct WordList: Sendable {
 
   /// The words of a list, one a line (`#` lines are comments), filtered. Works on bytes: a
   /// line with anything but a–z is left out whatever its encoding, so a Latin-1 list works.
-  public static func read(_ bytes: [UInt8], blocked: Set<String> = WordList.blocked) -> (WordList, Report) {
+  /// A byte-order mark is not part of the first word.
+  public static func read(_ file: [UInt8], blocked: Set<String> = WordList.blocked) -> (WordList, Report) {
+    let bytes = TextFile.withoutByteOrderMark(file)
     var report = Report()
     var words: [String] = []
     var seen: Set<String> = []
-    var start = 0
+    var start = bytes.startIndex
     func line(_ end: Int) {
       var (from, to) = (start, end)
       while from < to && (bytes[from] == 0x20 || bytes[from] == 0x09) { from += 1 }
@@ -92,11 +94,11 @@ public struct WordList: Sendable {
         report.otherCharacters += 1
       }
     }
-    for (i, byte) in bytes.enumerated() where byte == 0x0A {
+    for i in bytes.indices where bytes[i] == 0x0A {
       line(i)
       start = i + 1
     }
-    line(bytes.count)
+    line(bytes.endIndex)
     report.kept = words.count
     return (WordList(words), report)
   }
