@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Members of a module are visible only where it is imported (SE-0444): Foundation reaches the
-// build through BigInt and GRDB, and using it by accident from the executable would link
+// build through GRDB, and using it by accident from the executable would link
 // ICU into the binary (+50 MB, slower start-up).
 let strictImports: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
@@ -19,16 +19,14 @@ let package = Package(
     .executable(name: "reckon", targets: ["reckon"])
   ],
   dependencies: [
-    .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0")
   ],
   targets: [
-    // Pure core: numbers, lexer, parser, evaluator, formatting, money. Imports BigInt only.
-    .target(
-      name: "ReckonCore",
-      dependencies: [.product(name: "BigInt", package: "BigInt")],
-      swiftSettings: strictImports + ownSections
-    ),
+    // GMP and MPFR, Debian's libgmp-dev and libmpfr-dev (scripts/deps), through a small C shim
+    // for their macro-only functions.
+    .systemLibrary(name: "CGMP", providers: [.apt(["libgmp-dev", "libmpfr-dev"])]),
+    // Pure core: numbers, lexer, parser, evaluator, formatting, money. Imports CGMP only.
+    .target(name: "ReckonCore", dependencies: ["CGMP"], swiftSettings: strictImports + ownSections),
     // The content built into the binary (the trivia bank, quizzes, word lists, HTML's
     // character references), embedded with C23's #embed.
     .target(
@@ -76,10 +74,7 @@ let package = Package(
           ], .when(platforms: [.linux], configuration: .release))
       ]
     ),
-    .testTarget(
-      name: "ReckonCoreTests",
-      dependencies: ["ReckonCore", .product(name: "BigInt", package: "BigInt")]
-    ),
+    .testTarget(name: "ReckonCoreTests", dependencies: ["ReckonCore"]),
     // Transcripts run on a real (in-memory) SQLite store, so they see what users see.
     .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession", "ReckonStore"], exclude: ["Transcripts"]),
     .testTarget(

@@ -88,7 +88,7 @@ public enum Help {
     significant digits whatever the setting, from about 1e-308 to 1.8e308.
     Rounding one (round, floor, ceil) leaves it an approximation.
     Write numbers as 42, 3.14, .5, 1e3, 1_000_000. help operators has the rest.
-    Results over 100,000 digits are refused rather than computed for ever.
+    Results over 1,000,000 digits are refused rather than computed for ever.
     """
 
   static let keys = """

@@ -1,4 +1,5 @@
 import Glibc
+import ReckonCore
 import ReckonSession
 import ReckonStore
 
@@ -18,7 +19,7 @@ enum ReckonCommand {
     }
     if options.showHelp || options.showVersion {
       var out = OutputStream(fd: 1)
-      out.line(options.showHelp ? Options.help : Options.version)
+      out.line(options.showHelp ? Options.help : Options.version + "\nwith " + NumberLibraries.versions)
       out.flush()
       exit(0)
     }

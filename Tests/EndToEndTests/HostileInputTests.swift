@@ -20,19 +20,20 @@ import Testing
   static let cases: [Case] = [
     Case(
       name: "a tower of powers", line: Array("9^9^9".utf8),
-      error: "1:2: error: the result would have more than 100,000 digits"),
+      error: "1:2: error: the result would have more than 1,000,000 digits"),
     Case(
       name: "a huge exponent", line: Array("2^(10^10)".utf8),
-      error: "1:2: error: the result would have more than 100,000 digits"),
+      error: "1:2: error: the result would have more than 1,000,000 digits"),
     Case(
-      name: "just over the limit", line: Array("10^100000".utf8),
-      error: "1:3: error: the result would have more than 100,000 digits"),
+      name: "just over the limit", line: Array("10^1000000".utf8),
+      error: "1:3: error: the result would have more than 1,000,000 digits"),
     Case(
       name: "a huge factorial", line: Array("(10^7)!".utf8),
-      error: "1:7: error: the result would have more than 100,000 digits"),
+      error: "1:7: error: the result would have more than 1,000,000 digits"),
     Case(
-      name: "30000!", line: Array("30000!".utf8), error: "1:6: error: the result would have more than 100,000 digits"),
-    Case(name: "a huge literal exponent", line: Array("1e100001".utf8), error: "1:3: error: exponent too large"),
+      name: "300000!", line: Array("300000!".utf8),
+      error: "1:7: error: the result would have more than 1,000,000 digits"),
+    Case(name: "a huge literal exponent", line: Array("1e1000001".utf8), error: "1:3: error: exponent too large"),
     Case(
       name: "100,000 nested parentheses", line: repeated("(", 100_000) + [49] + repeated(")", 100_000),
       error: "1:1: error: the line is too long (over the limit of 65,536 bytes); it is skipped to its end"),
@@ -56,8 +57,8 @@ import Testing
       name: "a number of 100,000 digits", line: repeated("7", 100_000),
       error: "1:1: error: the line is too long (over the limit of 65,536 bytes)"),
     Case(
-      name: "a number of 60,000 digits squared", line: repeated("7", 60_000) + Array("^2".utf8),
-      error: "1:60001: error: the result would have more than 100,000 digits"),
+      name: "a number of 60,000 digits to the 20th", line: repeated("7", 60_000) + Array("^20".utf8),
+      error: "1:60001: error: the result would have more than 1,000,000 digits"),
     Case(
       name: "a NUL byte", line: Array("1+".utf8) + [0] + Array("+2".utf8),
       error: "1:3: error: unexpected character U+0000"),

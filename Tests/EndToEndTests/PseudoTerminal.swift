@@ -140,6 +140,20 @@ final class PseudoTerminal {
     }
   }
 
+  /// Sends `text` as soon as the line editor has given back the keyboard after a line, that
+  /// is while the line is being worked on (a Ctrl-C for a long calculation): not, as `send`
+  /// does, once it takes the keyboard again.
+  func sendWhileWorking(_ text: String) throws {
+    let deadline = Self.now() + 5
+    var modes = termios()
+    while Self.now() < deadline {
+      if tcgetattr(master, &modes) == 0 && modes.c_lflag & tcflag_t(ICANON) != 0 { break }
+      _ = readAvailable(waitingUpTo: 0.005)
+    }
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+  }
+
   /// Waits (up to 2 s) until the terminal is out of canonical mode, that is until the line
   /// editor has taken the keyboard. Keys typed earlier would be echoed by the kernel instead
   /// (a Tab as a literal tab), as typing ahead does for a person. On Linux, `tcgetattr` on

@@ -45,10 +45,11 @@ import Testing
     }
   }
 
-  /// A factorial is one node but thousands of multiplications: it asks as it goes.
-  @Test func aLargeFactorialAsksBetweenBlocks() {
+  /// A line of big factorials stops between them: each is one GMP call (the largest allowed
+  /// takes milliseconds), and the evaluator asks before every node.
+  @Test func aLineOfLargeFactorialsStopsBetweenThem() {
     let countdown = Countdown(after: 5)
-    #expect(throws: Diagnostic.self) { try Self.evaluate("20000!", countdown) }
-    #expect(countdown.asked.load(ordering: .relaxed) == 6, "stopped at the sixth question, inside the product")
+    #expect(throws: Diagnostic.self) { try Self.evaluate("20000! + 20000! + 20000! + 20000!", countdown) }
+    #expect(countdown.asked.load(ordering: .relaxed) == 6, "stopped at the sixth node")
   }
 }

@@ -1,4 +1,4 @@
-import BigInt
+import Foundation
 import Testing
 
 @testable import ReckonCore
@@ -28,7 +28,7 @@ import Testing
       let split = Split(amount: amount, ways: ways)
       let shares = split.shares
       #expect(shares.count == ways)
-      #expect(shares.reduce(BigInt(0), +) == Money.cents(amount))
+      #expect(shares.reduce(BigInteger(0), +) == Money.cents(amount))
       #expect(shares.max()! - shares.min()! <= 1)
       #expect(split.totalCents == Money.cents(amount))
     }
@@ -53,14 +53,14 @@ import Testing
   /// Printing an exact, terminating result and reading it back gives the same value.
   @Test func printedExactResultsReadBack() throws {
     var rng = Generator(state: 3)
-    let formatter = NumberFormatter()
+    let formatter = ReckonCore.NumberFormatter()
     for _ in 0..<5000 {
       let numerator =
-        BigInt(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
-        * BigInt(Int64.random(in: 1...1_000_000_000, using: &rng))
+        BigInteger(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
+        * BigInteger(Int64.random(in: 1...1_000_000_000, using: &rng))
       let denominator =
-        BigInt(2).power(Int.random(in: 0...80, using: &rng))
-        * BigInt(5).power(Int.random(in: 0...40, using: &rng))
+        BigInteger.power(2, Int.random(in: 0...80, using: &rng))
+        * BigInteger.power(5, Int.random(in: 0...40, using: &rng))
       let value = Rational(numerator: numerator, denominator: denominator)
       let text = formatter.format(value)
       #expect(!text.contains("…"))
@@ -69,7 +69,7 @@ import Testing
     }
   }
 
-  /// Int64 fast path and BigInt agree: arithmetic near the overflow boundary is exact.
+  /// Int64 fast path and GMP agree: arithmetic near the overflow boundary is exact.
   @Test func fastPathAgreesWithBigIntegers() {
     var rng = Generator(state: 4)
     let edges: [Int64] = [.max, .min, .max - 1, .min + 1, 1 << 32, -(1 << 32), 3_037_000_499, 1, -1, 2]
@@ -88,15 +88,15 @@ import Testing
     }
   }
 
-  /// The fast integer square root agrees with the definition: r² ≤ n < (r+1)².
+  /// GMP's integer square root, through the wrapper, agrees with the definition:
+  /// r² ≤ n < (r+1)².
   @Test func integerSquareRootIsExact() {
     var rng = Generator(state: 5)
     for _ in 0..<300 {
-      let words = Int.random(in: 1...40, using: &rng)
-      let n = BigUInt(words: (0..<words).map { _ in UInt(rng.next()) })
-      let r = Rational.squareRoot(n)
+      let n = BigIntegerTests.random(words: Int.random(in: 1...40, using: &rng), &rng)
+      let r = n.squareRoot
       #expect(r * r <= n && (r + 1) * (r + 1) > n, "\(n)")
-      #expect(Rational.squareRoot(n * n) == n)
+      #expect((n * n).squareRoot == n)
     }
   }
 
@@ -119,18 +119,18 @@ import Testing
   /// integer parts under 200 digits).
   @Test func exactDecimalIsTheTextThatNoDigitsSettingChanges() {
     var rng = Generator(state: 7)
-    var limited = NumberFormatter(digits: 3)
+    var limited = ReckonCore.NumberFormatter(digits: 3)
     limited.maxExactPlaces = 40
     for round in 0..<6000 {
       // Denominators made of 2s and 5s (terminating), of other primes too, and past one word.
       let twos = Int.random(in: 0...70, using: &rng)
       let fives = Int.random(in: 0...(round % 3 == 0 ? 40 : 3), using: &rng)
       let other = [1, 1, 1, 3, 7, 9, 11, 1_000_003][round % 8]
-      let denominator = BigInt(2).power(twos) * BigInt(5).power(fives) * BigInt(other)
-      var numerator = BigInt(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
-      if round % 5 == 0 { numerator *= BigInt(10).power(Int.random(in: 1...30, using: &rng)) }
+      let denominator = BigInteger.power(2, twos) * BigInteger.power(5, fives) * BigInteger(other)
+      var numerator = BigInteger(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
+      if round % 5 == 0 { numerator = numerator * BigInteger.power(10, Int.random(in: 1...30, using: &rng)) }
       let r = Rational(numerator: numerator, denominator: denominator)
-      for base in [NumberFormatter(digits: 10), limited] {
+      for base in [ReckonCore.NumberFormatter(digits: 10), limited] {
         var few = base
         few.digits = 3
         var many = base
@@ -142,111 +142,132 @@ import Testing
         }
       }
     }
-    #expect(NumberFormatter().exactDecimal(Rational(1, 3)) == nil)
-    #expect(NumberFormatter().exactDecimal(Rational(-5, 8)) == "-0.625")
-    #expect(NumberFormatter().exactDecimal(Rational(BigInt(10).power(30))) == "1" + String(repeating: "0", count: 30))
-    #expect(limited.exactDecimal(Rational(numerator: 1, denominator: BigInt(2).power(41))) == nil)
+    #expect(ReckonCore.NumberFormatter().exactDecimal(Rational(1, 3)) == nil)
+    #expect(ReckonCore.NumberFormatter().exactDecimal(Rational(-5, 8)) == "-0.625")
+    #expect(
+      ReckonCore.NumberFormatter().exactDecimal(Rational(BigInteger.power(10, 30))) == "1"
+        + String(repeating: "0", count: 30))
+    #expect(limited.exactDecimal(Rational(numerator: 1, denominator: BigInteger.power(2, 41))) == nil)
   }
 }
 
-/// Decimal conversion by halves agrees with BigInt's own, digit for digit, at every size
-/// around the points where it splits.
-@Suite struct DecimalDigitsTests {
-  static func numbers() -> [BigUInt] {
+/// The GMP wrapper's integers: text in base 16 against the words they were made of, text in
+/// base 10 against Python's `int`, exact roots, and the gcd against Euclid's algorithm written
+/// here, at every size up to several thousand bits.
+@Suite struct BigIntegerTests {
+  /// A number of `words` random 64-bit words, built by shifts and additions.
+  static func random(words: Int, _ rng: inout PropertyTests.Generator) -> BigInteger {
+    var n = BigInteger.zero
+    for _ in 0..<words { n = (n << 64) + BigInteger(rng.next()) }
+    return n
+  }
+
+  @Test func hexTextIsTheWordsItWasMadeOf() {
     var rng = PropertyTests.Generator(state: 9)
-    var numbers: [BigUInt] = [0, 1, 9, 10, BigUInt(UInt64.max)]
-    for words in [1, 39, 40, 41, 79, 80, 81, 160, 333] {
-      numbers.append(BigUInt(words: (0..<words).map { _ in UInt(rng.next()) }))
-      // Powers of ten and the numbers just below them: runs of zeros and nines at every split.
-      let digits = words * 19
-      numbers.append(BigUInt(10).power(digits))
-      numbers.append(BigUInt(10).power(digits) - 1)
-      numbers.append(BigUInt(10).power(digits + 1) + 1)
-    }
-    return numbers
-  }
-
-  @Test func stringsAgreeWithBigInt() {
-    for n in Self.numbers() {
-      #expect(DecimalDigits.string(n) == String(n), "\(n.bitWidth) bits")
-      #expect(DecimalDigits.string(-BigInt(n)) == String(-BigInt(n)))
+    for words in [1, 2, 3, 39, 40, 41, 160, 333] {
+      let parts = (0..<words).map { _ in rng.next() }
+      var n = BigInteger.zero
+      for w in parts { n = (n << 64) + BigInteger(w) }
+      var hex = parts.map { String($0, radix: 16) }
+      for i in hex.indices.dropFirst() { hex[i] = String(repeating: "0", count: 16 - hex[i].count) + hex[i] }
+      let expected = String(hex.joined().drop { $0 == "0" })
+      #expect(n.string(base: 16) == (expected.isEmpty ? "0" : expected), "\(words) words")
+      #expect((-n).string(base: 16) == "-" + expected)
     }
   }
 
-  @Test func valuesAgreeWithBigInt() {
-    for n in Self.numbers() {
-      #expect(DecimalDigits.value(String(n)) == n, "\(n.bitWidth) bits")
-      #expect(DecimalDigits.value("000" + String(n)) == n, "leading zeros, \(n.bitWidth) bits")
+  @Test func decimalTextAgreesWithPython() throws {
+    var rng = PropertyTests.Generator(state: 10)
+    var numbers: [BigInteger] = [0, 1, 9, 10, BigInteger(UInt64.max), -BigInteger(UInt64.max)]
+    for words in [1, 2, 19, 40, 81, 333] {
+      numbers.append(Self.random(words: words, &rng))
+      numbers.append(BigInteger.power(10, words * 19) - 1)
+      numbers.append(-BigInteger.power(10, words * 19))
     }
+    // Python reads each number in hexadecimal and prints it in decimal.
+    let script = "import sys\nsys.set_int_max_str_digits(0)\nfor line in sys.stdin: print(int(line, 16))"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data(numbers.map { $0.string(base: 16) + "\n" }.joined().utf8))
+    try input.fileHandleForWriting.close()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let expected = printed.split(separator: "\n").map(String.init)
+    #expect(expected.count == numbers.count)
+    for (n, text) in zip(numbers, expected) {
+      #expect(n.string() == text)
+      #expect(n.description == text)
+      let digits = text.hasPrefix("-") ? String(text.dropFirst()) : text
+      #expect(BigInteger(decimal: digits) == n.magnitude)
+      #expect(BigInteger(decimal: "000" + digits) == n.magnitude)
+    }
+    #expect(BigInteger(decimal: "12a") == nil && BigInteger(decimal: "") == nil && BigInteger(decimal: "-1") == nil)
   }
-}
 
-/// Exact n-th roots: perfect powers are found, their neighbours are not, and the floor root
-/// brackets the number, for roots of every size up to a few thousand bits.
-@Suite struct RootTests {
-  @Test(arguments: [3, 4, 5, 7, 12])
+  /// Exact n-th roots: perfect powers are found, their neighbours are not.
+  @Test(arguments: [2, 3, 4, 5, 7, 12])
   func perfectPowersAndTheirNeighbours(_ n: Int) {
     var rng = PropertyTests.Generator(state: UInt64(n))
     for words in [1, 2, 3, 5, 9, 20, 40] {
-      let root = BigUInt(words: (0..<words).map { _ in UInt(rng.next()) }) | 1
+      let root = Self.random(words: words, &rng) | 1
       let power = root.power(n)
-      #expect(Rational.integerRoot(power, n) == root, "\(words) words")
-      #expect(Rational.integerRoot(power + 1, n) == nil)
-      #expect(Rational.integerRoot(power - 1, n) == nil)
-      let x = power + BigUInt(rng.next())
-      let floor = Rational.floorRoot(x, n)
-      #expect(floor.power(n) <= x && (floor + 1).power(n) > x)
+      #expect(power.exactRoot(n) == root, "\(words) words")
+      #expect((power + 1).exactRoot(n) == nil)
+      #expect((power - 1).exactRoot(n) == nil)
+      if n % 2 == 1 { #expect((-power).exactRoot(n) == -root) } else { #expect((-power).exactRoot(n) == nil) }
     }
   }
-}
 
-/// Lehmer's GCD and the additions and reciprocals that rely on it agree with BigInt's own
-/// (binary, slow but simple) GCD on numbers of every shape: equal and very different sizes,
-/// large common factors, consecutive Fibonacci numbers (every quotient 1, Lehmer's slowest
-/// case) and huge single quotients.
-@Suite struct GCDTests {
-  static func pairs() -> [(BigUInt, BigUInt)] {
+  /// Euclid's algorithm, written here with the wrapper's remainder.
+  static func euclid(_ a: BigInteger, _ b: BigInteger) -> BigInteger {
+    var (a, b) = (a.magnitude, b.magnitude)
+    while !b.isZero { (a, b) = (b, a % b) }
+    return a
+  }
+
+  static func pairs() -> [(BigInteger, BigInteger)] {
     var rng = PropertyTests.Generator(state: 77)
-    func random(_ words: Int) -> BigUInt { BigUInt(words: (0..<words).map { _ in UInt(rng.next()) }) }
-    var pairs: [(BigUInt, BigUInt)] = []
+    var pairs: [(BigInteger, BigInteger)] = []
     for (x, y, common) in [(2, 2, 0), (2, 3, 1), (5, 5, 3), (9, 2, 2), (40, 39, 7), (60, 1, 1), (3, 80, 20)] {
-      let c = common == 0 ? BigUInt(1) : random(common)
-      pairs.append((random(x) * c, random(y) * c))
+      let c = common == 0 ? BigInteger.one : random(words: common, &rng)
+      pairs.append((random(words: x, &rng) * c, random(words: y, &rng) * c))
     }
-    var (f0, f1) = (BigUInt(0), BigUInt(1))
+    var (f0, f1) = (BigInteger.zero, BigInteger.one)
     for _ in 0..<1500 { (f0, f1) = (f1, f0 + f1) }
     pairs.append((f1, f0))
     pairs.append((f1 * 12, f0 * 18))
-    let b = random(4)
-    pairs.append(((b << 700) + 1, b))
-    pairs.append((BigUInt(5).power(3000) * BigUInt(3).power(200), BigUInt(15).power(900)))
-    pairs.append((BigUInt(1) << 1000, (BigUInt(1) << 999) * 3))
+    pairs.append((BigInteger.power(5, 3000) * BigInteger.power(3, 200), BigInteger.power(15, 900)))
+    pairs.append((BigInteger.one << 1000, (BigInteger.one << 999) * 3))
     return pairs
   }
 
-  @Test func agreesWithBinaryGCD() {
+  @Test func gcdAgreesWithEuclid() {
     for (a, b) in Self.pairs() {
-      let expected = a.greatestCommonDivisor(with: b)
-      #expect(LehmerGCD.gcd(a, b) == expected, "\(a.bitWidth) and \(b.bitWidth) bits")
-      #expect(LehmerGCD.gcd(b, a) == expected)
-      #expect(Rational.gcd(a, b) == expected)
+      let expected = Self.euclid(a, b)
+      #expect(BigInteger.gcd(a, b) == expected, "\(a.bitWidth) and \(b.bitWidth) bits")
+      #expect(BigInteger.gcd(b, -a) == expected)
     }
   }
 
   @Test func sumsAndReciprocalsAreInLowestTerms() {
     let pairs = Self.pairs()
     for ((an, ad), (bn, bd)) in zip(pairs, pairs.dropFirst()) where !ad.isZero && !bd.isZero {
-      let a = Rational(numerator: BigInt(an), denominator: BigInt(ad))
-      let b = Rational(numerator: -BigInt(bn), denominator: BigInt(bd))
+      let a = Rational(numerator: an, denominator: ad)
+      let b = Rational(numerator: -bn, denominator: bd)
       for sum in [a + b, a + a, a + Rational(7), b - b] {
-        let (n, d) = (sum.numerator.magnitude, sum.denominator.magnitude)
-        #expect(n.greatestCommonDivisor(with: d) == 1 || (n.isZero && d == 1))
+        let (n, d) = (sum.numerator, sum.denominator)
+        #expect(Self.euclid(n, d) == 1 || (n.isZero && d == 1))
       }
-      let naive = BigInt(an) * BigInt(bd) - BigInt(bn) * BigInt(ad)
-      #expect((a + b) * Rational(numerator: BigInt(ad) * BigInt(bd), denominator: 1) == Rational(naive))
+      let naive = an * bd - bn * ad
+      #expect((a + b) * Rational(numerator: ad * bd, denominator: 1) == Rational(naive))
       let r = b.reciprocal
-      #expect(r.denominator.sign == .plus && r * b == .one && r.numerator.sign == .minus)
+      #expect(!r.denominator.isNegative && r * b == .one && r.numerator.isNegative)
     }
   }
-
 }

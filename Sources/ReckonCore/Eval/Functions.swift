@@ -1,5 +1,3 @@
-import BigInt
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

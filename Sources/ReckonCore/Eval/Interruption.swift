@@ -2,7 +2,7 @@
 ///
 /// The evaluator asks before each step — every node of the expression, every block of a
 /// factorial's product — so no step runs long after the request (each step is bounded by the
-/// 100,000-digit limit). The core knows nothing of signals: the executable supplies the check.
+/// 1,000,000-digit limit). The core knows nothing of signals: the executable supplies the check.
 public struct Interruption: Sendable {
   let check: @Sendable () -> Bool
 

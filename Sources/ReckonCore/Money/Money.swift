@@ -1,16 +1,14 @@
-import BigInt
-
 /// Amounts of money: exact rationals rounded to the cent, half away from zero, once.
 public enum Money {
   /// `value` rounded to a whole number of cents, as that number of cents.
-  public static func cents(_ value: Rational) -> BigInt {
+  public static func cents(_ value: Rational) -> BigInteger {
     (value.rounded(places: 2) * 100).numerator
   }
 
   /// A number of cents as text with exactly two decimals: `1234` → `12.34`, `-5` → `-0.05`.
-  public static func format(cents: BigInt) -> String {
-    let sign = cents.sign == .minus && !cents.isZero ? "-" : ""
-    let digits = String(cents.magnitude)
+  public static func format(cents: BigInteger) -> String {
+    let sign = cents.isNegative ? "-" : ""
+    let digits = cents.magnitude.string()
     let padded = digits.count < 3 ? String(repeating: "0", count: 3 - digits.count) + digits : digits
     let cut = padded.index(padded.endIndex, offsetBy: -2)
     return sign + padded[..<cut] + "." + padded[cut...]
@@ -20,7 +18,7 @@ public enum Money {
   public static func format(_ value: Rational) -> String { format(cents: cents(value)) }
 
   /// A number of cents as an exact value.
-  public static func value(cents: BigInt) -> Rational {
+  public static func value(cents: BigInteger) -> Rational {
     Rational(numerator: cents, denominator: 100)
   }
 }

@@ -1,12 +1,10 @@
-import BigInt
-
 /// A bill divided among people to the cent: the shares differ by at most one cent and add up
 /// exactly to the amount.
 public struct Split: Sendable, Hashable {
-  public let totalCents: BigInt
+  public let totalCents: BigInteger
   public let ways: Int
   /// The smaller share, paid by `ways − largerCount` people.
-  public let baseCents: BigInt
+  public let baseCents: BigInteger
   /// How many people pay one cent more than `baseCents`.
   public let largerCount: Int
 
@@ -14,23 +12,23 @@ public struct Split: Sendable, Hashable {
     self.init(totalCents: Money.cents(amount), ways: ways)
   }
 
-  public init(totalCents: BigInt, ways: Int) {
+  public init(totalCents: BigInteger, ways: Int) {
     precondition(ways >= 1)
     self.totalCents = totalCents
     self.ways = ways
-    let (q, r) = Rational.floorDivide(totalCents, BigInt(ways))
+    let (q, r) = Rational.floorDivide(totalCents, BigInteger(ways))
     baseCents = q
-    largerCount = Int(r)
+    largerCount = r.intValue!  // 0 ≤ r < ways
   }
 
   /// Every share, larger ones first.
-  public var shares: [BigInt] {
+  public var shares: [BigInteger] {
     Array(repeating: baseCents + 1, count: largerCount)
       + Array(repeating: baseCents, count: ways - largerCount)
   }
 
   /// The largest share: what each person must put in so the bill is covered.
-  public var largestShareCents: BigInt { largerCount > 0 ? baseCents + 1 : baseCents }
+  public var largestShareCents: BigInteger { largerCount > 0 ? baseCents + 1 : baseCents }
 
   /// "2 pay 33.33, 1 pays 33.34", or "20.00 each".
   public var description: String {

@@ -1,13 +1,11 @@
-import BigInt
-
 /// A tip on a bill: everything in cents, so that amount + tip = total exactly as shown.
 public struct Tip: Sendable, Hashable {
   /// The bill, rounded to the cent.
-  public let amountCents: BigInt
+  public let amountCents: BigInteger
   /// The percentage asked for (15 means 15%).
   public let percent: Rational
-  public let tipCents: BigInt
-  public let totalCents: BigInt
+  public let tipCents: BigInteger
+  public let totalCents: BigInteger
 
   /// The tip on `amount` at `percent`%: tip = amount·p/100 rounded to the cent, once.
   public init(amount: Rational, percent: Rational) {
@@ -17,7 +15,7 @@ public struct Tip: Sendable, Hashable {
     self.totalCents = amountCents + tipCents
   }
 
-  init(amountCents: BigInt, percent: Rational, tipCents: BigInt) {
+  init(amountCents: BigInteger, percent: Rational, tipCents: BigInteger) {
     self.amountCents = amountCents
     self.percent = percent
     self.tipCents = tipCents
@@ -28,7 +26,7 @@ public struct Tip: Sendable, Hashable {
   /// works out to.
   public var roundedUp: Tip {
     let (units, remainder) = totalCents.quotientAndRemainder(dividingBy: 100)
-    let total = remainder.isZero ? totalCents : (units + (totalCents.sign == .minus ? 0 : 1)) * 100
+    let total = remainder.isZero ? totalCents : (units + (totalCents.isNegative ? 0 : 1)) * 100
     let tip = total - amountCents
     let effective =
       amountCents.isZero ? percent : Rational(numerator: tip * 100, denominator: amountCents)

@@ -1,5 +1,3 @@
-import BigInt
-
 /// Turns values into the text Reckon prints.
 ///
 /// - Exact integers and terminating decimals print exactly and in full: `0.3`, `0.0009765625`.
@@ -10,7 +8,7 @@ public struct NumberFormatter: Sendable {
   /// Significant digits for non-terminating and approximate results (`set digits N`).
   public var digits: Int
   /// Terminating decimals with more places than this print like non-terminating ones.
-  public var maxExactPlaces = 100_000
+  public var maxExactPlaces = 1_000_000
 
   /// The most significant digits an approximation (a Double) can honestly show.
   public static let maxApproximateDigits = 15
@@ -45,16 +43,16 @@ public struct NumberFormatter: Sendable {
       if let text = NumberFormatter.smallTerminating(n, d) { return text }
       if !NumberFormatter.terminates(UInt64(d)) { return nil }
     }
-    if r.isInteger { return DecimalDigits.string(r.numerator) }
-    let den = r.denominator.magnitude
+    if r.isInteger { return r.numerator.string() }
+    let den = r.denominator
     guard let (twos, fives) = NumberFormatter.twosAndFives(den), max(twos, fives) <= maxExactPlaces else {
       return nil
     }
     // num / (2^twos · 5^fives) = num · 2^(places − twos) · 5^(places − fives) / 10^places:
     // no division, and one of the two factors is 1.
     let places = max(twos, fives)
-    let scaled = (r.numerator.magnitude * BigUInt(5).power(places - fives)) << (places - twos)
-    return (r.isNegative ? "-" : "") + NumberFormatter.insertPoint(DecimalDigits.string(scaled), places: places)
+    let scaled = (r.numerator.magnitude * BigInteger.power(5, places - fives)) << (places - twos)
+    return (r.isNegative ? "-" : "") + NumberFormatter.insertPoint(scaled.string(), places: places)
   }
 
   /// `truncated` in machine integers, by long division; nil when it does not apply (a
@@ -143,19 +141,10 @@ public struct NumberFormatter: Sendable {
   }
 
   /// `(a, b)` when `den` is 2^a·5^b, so that `1/den` has a terminating decimal expansion.
-  static func twosAndFives(_ den: BigUInt) -> (twos: Int, fives: Int)? {
+  static func twosAndFives(_ den: BigInteger) -> (twos: Int, fives: Int)? {
     let twos = den.trailingZeroBitCount
-    let rest = den >> twos
-    if rest == 1 { return (twos, 0) }
-    // rest must be 5^b: estimate b from the size, rule candidates out modulo a prime (cheap),
-    // and only then compare in full.
-    let estimate = Int((Double(rest.bitWidth) / 2.321928094887362).rounded(.down))
-    let prime: UInt64 = 1_000_000_007
-    let residue = UInt64((rest % BigUInt(prime)).words.first ?? 0)
-    for b in max(1, estimate - 1)...(estimate + 1) where Rational.powerMod(5, UInt64(b), prime) == residue {
-      if BigUInt(5).power(b) == rest { return (twos, b) }
-    }
-    return nil
+    let (rest, fives) = (den >> twos).removingFactor(5)
+    return rest == 1 ? (twos, fives) : nil
   }
 
   static func insertPoint(_ digits: String, places: Int) -> String {
@@ -167,26 +156,26 @@ public struct NumberFormatter: Sendable {
   }
 
   /// `num/den` (positive, not terminating) with `digits` significant digits, truncated, and `…`.
-  func truncated(_ num: BigUInt, _ den: BigUInt) -> String {
+  func truncated(_ num: BigInteger, _ den: BigInteger) -> String {
     let (whole, rem) = num.quotientAndRemainder(dividingBy: den)
     if !whole.isZero {
-      let wholeText = DecimalDigits.string(whole)
+      let wholeText = whole.string()
       let places = max(digits - wholeText.count, 1)
-      let frac = rem * BigUInt(10).power(places) / den
-      return wholeText + "." + NumberFormatter.zeroPadded(String(frac), places) + "…"
+      let frac = rem * BigInteger.power(10, places) / den
+      return wholeText + "." + NumberFormatter.zeroPadded(frac.string(), places) + "…"
     }
     // Leading zeros after the point: the largest z with rem·10^(z+1) < den.
     var zeros = max(0, Int(Double(den.bitWidth - rem.bitWidth) * 0.30102999566398) - 1)
-    var scaled = rem * BigUInt(10).power(zeros + 1)  // rem·10^(zeros+1), kept in step with zeros
+    var scaled = rem * BigInteger.power(10, zeros + 1)  // rem·10^(zeros+1), kept in step with zeros
     while scaled < den {
       zeros += 1
-      scaled *= 10
+      scaled = scaled * 10
     }
     while zeros > 0 && scaled / 10 >= den {
       zeros -= 1
-      scaled /= 10
+      scaled = scaled / 10
     }
-    let significant = String(scaled * BigUInt(10).power(digits - 1) / den)
+    let significant = (scaled * BigInteger.power(10, digits - 1) / den).string()
     if zeros >= 9 {
       return NumberFormatter.scientific(significant, exponent: -(zeros + 1), ellipsis: true)
     }
@@ -215,7 +204,7 @@ public struct NumberFormatter: Sendable {
     var exponent = Int(log10Estimate(abs(x)))
     // Round to `digits` significant digits: scaled has exactly `digits` digits.
     var scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
-    let limit = Rational(BigInt(10).power(digits))
+    let limit = Rational(BigInteger.power(10, digits))
     if scaled >= limit {
       exponent += 1
       scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
@@ -223,7 +212,7 @@ public struct NumberFormatter: Sendable {
       exponent -= 1
       scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
     }
-    var text = String(scaled.numerator)
+    var text = scaled.numerator.string()
     while text.count > 1 && text.hasSuffix("0") { text.removeLast() }
     if exponent < -5 || exponent >= digits {
       return sign + NumberFormatter.scientific(text, exponent: exponent, ellipsis: false)
@@ -244,7 +233,7 @@ public struct NumberFormatter: Sendable {
   }
 
   static func powerOfTen(_ e: Int) -> Rational {
-    let p = Rational(BigInt(10).power(abs(e)))
+    let p = Rational(BigInteger.power(10, abs(e)))
     return e >= 0 ? p : p.reciprocal
   }
 }

@@ -1,15 +1,37 @@
-import BigInt
+import CGMP
+
+/// One GMP rational (`mpq_t`), owned: made by `init`, freed in `deinit`, and never changed
+/// once a `Rational` holds it.
+@usableFromInline
+final class MPQ: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<__mpq_struct>
+
+  init() {
+    pointer = .allocate(capacity: 1)
+    __gmpq_init(pointer)
+  }
+
+  deinit {
+    __gmpq_clear(pointer)
+    pointer.deallocate()
+  }
+
+  var numerator: UnsafeMutablePointer<__mpz_struct> { reckon_mpq_numref(pointer) }
+  var denominator: UnsafeMutablePointer<__mpz_struct> { reckon_mpq_denref(pointer) }
+}
 
 /// An exact rational number, always in lowest terms with a positive denominator.
 ///
-/// Small values live in two `Int64`s and use overflow-reporting arithmetic (about 25×
-/// faster than BigInt); any operation that would overflow falls back to `BigInt`, and a
-/// big result that fits again comes back to the small form. Nothing here ever traps.
-public struct Rational: Sendable, Hashable {
+/// Small values live in two `Int64`s and use overflow-reporting arithmetic (GMP is 1.1–2.5×
+/// slower than a machine word for one- and two-word values); any operation that would
+/// overflow goes to GMP's rationals (`mpq_t`), and a big result that fits again comes back to
+/// the small form, so each value has one form and equal values compare and hash alike.
+/// Nothing here traps.
+public struct Rational: Sendable {
   @usableFromInline
-  enum Storage: Sendable, Hashable {
+  enum Storage: Sendable {
     case small(Int64, Int64)
-    case big(BigInt, BigInt)
+    case big(MPQ)
   }
 
   @usableFromInline
@@ -27,23 +49,29 @@ public struct Rational: Sendable, Hashable {
   public init(_ value: Int) { storage = .small(Int64(value), 1) }
 
   /// The integer `value`.
-  public init(_ value: BigInt) { self.init(numerator: value, denominator: 1) }
+  public init(_ value: BigInteger) {
+    if let small = value.intValue {
+      storage = .small(Int64(small), 1)
+    } else {
+      let q = MPQ()
+      __gmpz_set(q.numerator, value.pointer)
+      __gmpz_set_ui(q.denominator, 1)
+      storage = .big(q)
+    }
+  }
 
   /// `numerator / denominator`, reduced. The denominator must not be zero.
-  public init(numerator: BigInt, denominator: BigInt) {
+  public init(numerator: BigInteger, denominator: BigInteger) {
     precondition(!denominator.isZero, "zero denominator")
-    var n = numerator
-    var d = denominator
-    if d.sign == .minus {
-      n.negate()
-      d.negate()
+    if let n = numerator.intValue, let d = denominator.intValue, let small = Rational.reducedSmall(Int64(n), Int64(d)) {
+      self = small
+      return
     }
-    let g = Rational.gcd(n.magnitude, d.magnitude)
-    if g != 1 {
-      n /= BigInt(g)
-      d /= BigInt(g)
-    }
-    self = Rational.normalized(n, d)
+    let q = MPQ()
+    __gmpz_set(q.numerator, numerator.pointer)
+    __gmpz_set(q.denominator, denominator.pointer)
+    __gmpq_canonicalize(q.pointer)
+    self = Rational.normalized(q)
   }
 
   /// `numerator / denominator` for machine integers, reduced. The denominator must not be zero.
@@ -52,16 +80,36 @@ public struct Rational: Sendable, Hashable {
     if let small = Rational.reducedSmall(numerator, denominator) {
       self = small
     } else {
-      self.init(numerator: BigInt(numerator), denominator: BigInt(denominator))
+      self.init(numerator: BigInteger(numerator), denominator: BigInteger(denominator))
     }
   }
 
-  /// Stores an already reduced pair in the small form when both parts fit.
-  static func normalized(_ n: BigInt, _ d: BigInt) -> Rational {
-    if let sn = Int64(exactly: n), let sd = Int64(exactly: d) {
-      return Rational(storage: .small(sn, sd))
+  /// A canonical GMP rational in the small form when both parts fit.
+  static func normalized(_ q: MPQ) -> Rational {
+    if __gmpz_fits_slong_p(q.numerator) != 0 && __gmpz_fits_slong_p(q.denominator) != 0 {
+      return Rational(storage: .small(Int64(__gmpz_get_si(q.numerator)), Int64(__gmpz_get_si(q.denominator))))
     }
-    return Rational(storage: .big(n, d))
+    return Rational(storage: .big(q))
+  }
+
+  /// A new rational set by `body` (which leaves it canonical), in its one form.
+  static func computed(_ body: (UnsafeMutablePointer<__mpq_struct>) -> Void) -> Rational {
+    let q = MPQ()
+    body(q.pointer)
+    return normalized(q)
+  }
+
+  /// The value as a GMP rational, for GMP's arithmetic: the big form's own, or a new one.
+  /// (Keep it in a variable while its pointer is used: a temporary may be freed at once.)
+  var mpq: MPQ {
+    switch storage {
+    case .big(let q): return q
+    case .small(let n, let d):
+      let q = MPQ()
+      __gmpz_set_si(q.numerator, Int(n))
+      __gmpz_set_si(q.denominator, Int(d))
+      return q
+    }
   }
 
   /// Reduces `n/d` in machine integers, or returns nil when that would overflow.
@@ -82,27 +130,6 @@ public struct Rational: Sendable, Hashable {
     return Rational(storage: .small(n, d))
   }
 
-  /// The greatest common divisor of big integers, with fast paths for the common cases
-  /// (one side 0 or 1, or small enough for a machine word), and Lehmer's algorithm for the
-  /// rest: BigInt's own binary GCD shifts one bit at a time, so gcd(25000!, 1) alone took
-  /// over a second.
-  static func gcd(_ a: BigUInt, _ b: BigUInt) -> BigUInt {
-    if a.isZero { return b }
-    if b.isZero { return a }
-    if a == 1 || b == 1 { return 1 }
-    // A power of two shares only twos: gcd(a, 2^k) = 2^min(k, trailing zeros of a).
-    for (p, other) in [(a, b), (b, a)] where p.trailingZeroBitCount == p.bitWidth - 1 {
-      return BigUInt(1) << Swift.min(p.bitWidth - 1, other.trailingZeroBitCount)
-    }
-    let (big, small) = a.words.count >= b.words.count ? (a, b) : (b, a)
-    if small.words.count == 1 {
-      let w = UInt64(small.words[0])
-      let r = UInt64((big % small).words.first ?? 0)
-      return BigUInt(gcd(w, r))
-    }
-    return LehmerGCD.gcd(a, b)
-  }
-
   @inlinable
   static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
     var a = a
@@ -114,18 +141,18 @@ public struct Rational: Sendable, Hashable {
   // MARK: Parts
 
   /// The numerator, carrying the sign.
-  public var numerator: BigInt {
+  public var numerator: BigInteger {
     switch storage {
-    case .small(let n, _): BigInt(n)
-    case .big(let n, _): n
+    case .small(let n, _): BigInteger(n)
+    case .big(let q): BigInteger { __gmpz_set($0, q.numerator) }
     }
   }
 
   /// The denominator, always positive.
-  public var denominator: BigInt {
+  public var denominator: BigInteger {
     switch storage {
-    case .small(_, let d): BigInt(d)
-    case .big(_, let d): d
+    case .small(_, let d): BigInteger(d)
+    case .big(let q): BigInteger { __gmpz_set($0, q.denominator) }
     }
   }
 
@@ -133,7 +160,7 @@ public struct Rational: Sendable, Hashable {
   public var isInteger: Bool {
     switch storage {
     case .small(_, let d): d == 1
-    case .big(_, let d): d == 1
+    case .big(let q): __gmpz_cmp_ui(q.denominator, 1) == 0
     }
   }
 
@@ -145,32 +172,31 @@ public struct Rational: Sendable, Hashable {
   public var isNegative: Bool {
     switch storage {
     case .small(let n, _): n < 0
-    case .big(let n, _): n.sign == .minus && !n.isZero
+    case .big(let q): reckon_mpq_sgn(q.pointer) < 0
     }
   }
 
-  /// The value as an `Int` when it is an integer that fits.
+  /// The value as an `Int` when it is an integer that fits (the small form holds every one).
   public var intValue: Int? {
-    switch storage {
-    case .small(let n, 1): Int(exactly: n)
-    case .small: nil
-    case .big(let n, let d): d == 1 ? Int(exactly: n) : nil
-    }
+    if case .small(let n, 1) = storage { return Int(exactly: n) }
+    return nil
   }
 
   /// The larger bit width of numerator and denominator: a measure of size for limits.
   public var bitWidth: Int {
-    switch storage {
-    case .small(let n, let d): 64 - min(n.magnitude.leadingZeroBitCount, d.magnitude.leadingZeroBitCount)
-    case .big(let n, let d): max(n.magnitude.bitWidth, d.magnitude.bitWidth)
-    }
+    let (n, d) = widths
+    return max(n, d)
   }
 
   /// The bits of the numerator's and the denominator's magnitudes.
   var widths: (numerator: Int, denominator: Int) {
     switch storage {
     case .small(let n, let d): (64 - n.magnitude.leadingZeroBitCount, 64 - d.magnitude.leadingZeroBitCount)
-    case .big(let n, let d): (n.magnitude.bitWidth, d.magnitude.bitWidth)
+    case .big(let q):
+      (
+        reckon_mpz_sgn(q.numerator) == 0 ? 0 : Int(__gmpz_sizeinbase(q.numerator, 2)),
+        Int(__gmpz_sizeinbase(q.denominator, 2))
+      )
     }
   }
 
@@ -203,7 +229,9 @@ public struct Rational: Sendable, Hashable {
   public static prefix func - (x: Rational) -> Rational {
     switch x.storage {
     case .small(let n, let d) where n != .min: return Rational(storage: .small(-n, d))
-    default: return normalized(-x.numerator, x.denominator)
+    default:
+      let q = x.mpq
+      return computed { __gmpq_neg($0, q.pointer) }
     }
   }
 
@@ -220,18 +248,15 @@ public struct Rational: Sendable, Hashable {
         if !(o1 || o2 || o3 || o4), let r = reducedSmall(s, d) { return r }
       }
     }
-    // Henrici's addition (Knuth 4.5.1): with g = gcd(ad, bd), only g can divide the sum, so
-    // the gcd that reduces the result is taken with g, not with the whole denominator;
-    // an integer plus a fraction (g = 1) needs no reduction at all.
-    let (an, ad, bn, bd) = (a.numerator, a.denominator, b.numerator, b.denominator)
-    let g = BigInt(gcd(ad.magnitude, bd.magnitude))
-    if g == 1 { return normalized(an * bd + bn * ad, ad * bd) }
-    let t = an * (bd / g) + bn * (ad / g)
-    let h = BigInt(gcd(t.magnitude, g.magnitude))
-    return normalized(t / h, (ad / g) * (bd / h))
+    let (x, y) = (a.mpq, b.mpq)
+    return computed { __gmpq_add($0, x.pointer, y.pointer) }
   }
 
-  public static func - (a: Rational, b: Rational) -> Rational { a + -b }
+  public static func - (a: Rational, b: Rational) -> Rational {
+    if case .small = a.storage, case .small = b.storage { return a + -b }
+    let (x, y) = (a.mpq, b.mpq)
+    return computed { __gmpq_sub($0, x.pointer, y.pointer) }
+  }
 
   public static func * (a: Rational, b: Rational) -> Rational {
     if a.isZero || b.isZero { return .zero }
@@ -243,31 +268,26 @@ public struct Rational: Sendable, Hashable {
       let (d, o2) = (ad / g2).multipliedReportingOverflow(by: bd / g1)
       if !(o1 || o2) { return Rational(storage: .small(n, d)) }
     }
-    // Cross-reduce, as in the small path: gcd(a.num, b.den) and gcd(b.num, a.den) are
-    // cheaper than the gcd of the full products, and the result is already in lowest terms.
-    let (an, ad, bn, bd) = (a.numerator, a.denominator, b.numerator, b.denominator)
-    let g1 = BigInt(gcd(an.magnitude, bd.magnitude))
-    let g2 = BigInt(gcd(bn.magnitude, ad.magnitude))
-    return normalized((an / g1) * (bn / g2), (ad / g2) * (bd / g1))
+    let (x, y) = (a.mpq, b.mpq)
+    return computed { __gmpq_mul($0, x.pointer, y.pointer) }
   }
 
   /// `a / b`; `b` must not be zero.
   public static func / (a: Rational, b: Rational) -> Rational {
-    a * b.reciprocal
+    precondition(!b.isZero, "division by zero")
+    if case .small = a.storage, case .small = b.storage { return a * b.reciprocal }
+    let (x, y) = (a.mpq, b.mpq)
+    return computed { __gmpq_div($0, x.pointer, y.pointer) }
   }
 
   /// `1 / self`; `self` must not be zero.
   public var reciprocal: Rational {
-    switch storage {
-    case .small(let n, let d):
-      precondition(n != 0, "reciprocal of zero")
-      if n > 0 { return Rational(storage: .small(d, n)) }
-      if n != .min { return Rational(storage: .small(-d, -n)) }
-      return Rational(numerator: BigInt(d), denominator: BigInt(n))
-    case .big(let n, let d):
-      // Already coprime: only the sign moves.
-      return n.sign == .minus ? Rational.normalized(-d, -n) : Rational.normalized(d, n)
+    precondition(!isZero, "reciprocal of zero")
+    if case .small(let n, let d) = storage, n != .min {
+      return n > 0 ? Rational(storage: .small(d, n)) : Rational(storage: .small(-d, -n))
     }
+    let q = mpq
+    return Rational.computed { __gmpq_inv($0, q.pointer) }
   }
 
   /// The absolute value.
@@ -281,11 +301,19 @@ public struct Rational: Sendable, Hashable {
     if case .small(let n, let d) = storage {
       if let r = Rational.smallPower(n, d, exponent) { return r }
       if let pn = Rational.power128(n.magnitude, exponent), let pd = Rational.power128(d.magnitude, exponent) {
-        let numerator = BigInt(pn)
-        return Rational.normalized(n < 0 && exponent % 2 == 1 ? -numerator : numerator, BigInt(pd))
+        let numerator = BigInteger(pn)
+        return Rational.coprime(n < 0 && exponent % 2 == 1 ? -numerator : numerator, BigInteger(pd))
       }
     }
-    return Rational.normalized(numerator.power(exponent), denominator.power(exponent))
+    return Rational.coprime(numerator.power(exponent), denominator.power(exponent))
+  }
+
+  /// `n / d` for parts already coprime with d > 0: no gcd needed.
+  static func coprime(_ n: BigInteger, _ d: BigInteger) -> Rational {
+    let q = MPQ()
+    __gmpz_set(q.numerator, n.pointer)
+    __gmpz_set(q.denominator, d.pointer)
+    return normalized(q)
   }
 
   /// `x^e` in 128 bits, or nil when it does not fit (84^11 does; BigInt's power would take
@@ -328,16 +356,22 @@ public struct Rational: Sendable, Hashable {
   /// The greatest integer not above `self`.
   public var floor: Rational {
     if isInteger { return self }
-    let (q, _) = Rational.floorDivide(numerator, denominator)
-    return Rational(q)
+    if case .small(let n, let d) = storage {
+      let q = n / d
+      return Rational(storage: .small(q * d > n ? q - 1 : q, 1))
+    }
+    return Rational(numerator.floorDivided(by: denominator).quotient)
   }
 
   /// The least integer not below `self`.
   public var ceiling: Rational { -((-self).floor) }
 
+  /// Rounded toward zero to an integer.
+  public var truncated: Rational { isNegative ? ceiling : floor }
+
   /// Rounded to `places` decimal places (negative: to tens, hundreds…), halves away from zero.
   public func rounded(places: Int) -> Rational {
-    let scale = Rational(BigInt(10).power(abs(places)))
+    let scale = Rational(BigInteger.power(10, abs(places)))
     let scaled = places >= 0 ? self * scale : self / scale
     let half = Rational(1, 2)
     let r = scaled.isNegative ? -((scaled.magnitude + half).floor) : (scaled + half).floor
@@ -346,13 +380,8 @@ public struct Rational: Sendable, Hashable {
 
   /// Floored division of big integers: quotient rounded toward −∞ and a remainder with the
   /// divisor's sign.
-  static func floorDivide(_ a: BigInt, _ b: BigInt) -> (BigInt, BigInt) {
-    var (q, r) = a.quotientAndRemainder(dividingBy: b)
-    if !r.isZero && ((r.sign == .minus) != (b.sign == .minus)) {
-      q -= 1
-      r += b
-    }
-    return (q, r)
+  static func floorDivide(_ a: BigInteger, _ b: BigInteger) -> (BigInteger, BigInteger) {
+    a.floorDivided(by: b)
   }
 
   /// `a mod b`, the floored remainder `a − b·⌊a/b⌋`; `b` must not be zero.
@@ -361,14 +390,34 @@ public struct Rational: Sendable, Hashable {
   }
 }
 
-extension Rational: Comparable {
+extension Rational: Comparable, Hashable {
+  public static func == (a: Rational, b: Rational) -> Bool {
+    switch (a.storage, b.storage) {
+    case (.small(let an, let ad), .small(let bn, let bd)): an == bn && ad == bd
+    case (.big(let x), .big(let y)): __gmpq_equal(x.pointer, y.pointer) != 0
+    default: false  // each value has one form
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch storage {
+    case .small(let n, let d):
+      hasher.combine(n)
+      hasher.combine(d)
+    case .big:
+      hasher.combine(numerator)
+      hasher.combine(denominator)
+    }
+  }
+
   public static func < (a: Rational, b: Rational) -> Bool {
     if case .small(let an, let ad) = a.storage, case .small(let bn, let bd) = b.storage {
       let (x, o1) = an.multipliedReportingOverflow(by: bd)
       let (y, o2) = bn.multipliedReportingOverflow(by: ad)
       if !(o1 || o2) { return x < y }
     }
-    return a.numerator * b.denominator < b.numerator * a.denominator
+    let (x, y) = (a.mpq, b.mpq)
+    return withExtendedLifetime((x, y)) { __gmpq_cmp(x.pointer, y.pointer) < 0 }
   }
 }
 

@@ -1,4 +1,3 @@
-import BigInt
 import ReckonCore
 
 extension CalculatorMode {
@@ -107,7 +106,7 @@ extension CalculatorMode {
 
   func vars(_ state: inout SessionState) -> Reply {
     var rows: [[String]] = [["name", "value"]]
-    // A 100,000-digit value would swamp the table: show its start and its size.
+    // A million-digit value would swamp the table: show its start and its size.
     func shown(_ value: Value) -> String {
       let text = state.text(of: value)
       guard text.count > 40 else { return text }
