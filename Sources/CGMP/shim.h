@@ -17,10 +17,11 @@ static inline mpz_srcptr reckon_mpq_denref_const(mpq_srcptr q) { return mpq_denr
 static inline int reckon_mpfr_sgn(mpfr_srcptr x) { return mpfr_sgn(x); }
 
 // The largest exponent range MPFR allows, so that 9^9^9 (about 2^1.2e9) is a number, not
-// an overflow. Called once before the first approximation.
+// an overflow. MPFR keeps the range per thread: called before every number is made, and
+// cheap once set.
 static inline void reckon_mpfr_widen_exponents(void) {
-  mpfr_set_emax(mpfr_get_emax_max());
-  mpfr_set_emin(mpfr_get_emin_min());
+  if (mpfr_get_emax() != mpfr_get_emax_max()) mpfr_set_emax(mpfr_get_emax_max());
+  if (mpfr_get_emin() != mpfr_get_emin_min()) mpfr_set_emin(mpfr_get_emin_min());
 }
 
 #endif

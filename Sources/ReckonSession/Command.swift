@@ -45,7 +45,7 @@ public struct Command: Sendable, Hashable {
       name: "set", aliases: [], usage: "set digits N | set tips P…", summary: "change a setting",
       details: """
         set            show the settings
-        set digits N   digits for results that do not end (1 to 1000; default 10)
+        set digits N   digits for results that do not end (1 to 10,000; default 10)
         set tips P…    the percentages of a tip table (1 to 8; default 10 15 18 20)
         """),
     Command(

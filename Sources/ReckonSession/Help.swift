@@ -83,12 +83,12 @@ public enum Help {
     every digit. A result that does not end prints 10 significant digits, cut
     (not rounded), then … to show that more follow; the whole-number part is
     never cut. set digits N asks for more or fewer.
-    Irrational results (sqrt(2), ln, sin, anything with pi or e) are
-    approximations, marked ≈. They are double-precision numbers: at most 15
-    significant digits whatever the setting, from about 1e-308 to 1.8e308.
-    Rounding one (round, floor, ceil) leaves it an approximation.
+    Multiples of pi and e stay exact: (3pi)/(2pi) is 1.5, sin(pi) is 0,
+    cos(pi/3) is 0.5. Other irrational results (sqrt(2), ln 2, sin 1) are
+    approximations, marked ≈, with as many digits as set digits asks (up to
+    10,000), every digit certain and the last correctly rounded.
     Write numbers as 42, 3.14, .5, 1e3, 1_000_000. help operators has the rest.
-    Results over 1,000,000 digits are refused rather than computed for ever.
+    Results over 1,000,000 digits are approximated (9^9^9 ≈ 4.28…e369693099).
     """
 
   static let keys = """

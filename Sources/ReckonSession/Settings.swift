@@ -9,7 +9,7 @@ public struct Settings: Sendable, Hashable {
   /// The drill options used last: `drill` alone repeats them.
   public var drill = DrillOptions()
 
-  public static let digitsRange = 1...1000
+  public static let digitsRange = 1...10_000
 
   public init() {}
 

@@ -67,7 +67,7 @@ import Testing
   static func describe(_ value: Value) -> String {
     switch value {
     case .exact(let r): "\(r.numerator)/\(r.denominator)"
-    case .approx(let d): "≈\(d)"
+    case .multiple, .approx: "≈\(value.real)"
     }
   }
 

@@ -96,10 +96,10 @@ import Testing
   @Test(arguments: [
     ("sq", ["sqrt("]),
     ("2+sq", ["sqrt("]),
-    ("(1+si", ["sin("]),
+    ("(1+si", ["sin(", "sinh("]),
     ("m", ["m+", "m-", "max(", "mc", "min(", "mr"]),
     ("m+", ["m+"]),
-    ("help t", ["tan", "tip"]),
+    ("help t", ["tan", "tanh", "tip", "trunc"]),
     ("set d", ["digits"]),
     ("drill r", ["random", "review"]),
     ("drill 7 c", ["count"]),

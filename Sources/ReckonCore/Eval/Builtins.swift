@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The built-in constants and functions: their names, help, and implementations.
 public enum Builtins {
   /// A built-in function.
@@ -15,32 +9,49 @@ public enum Builtins {
     public let summary: String
   }
 
-  /// Constants by every name they answer to.
+  /// Constants by every name they answer to: π, e and τ are kept exactly (as multiples of
+  /// π and e), φ is worked out to the digits asked.
   public static let constants: [String: Value] = [
-    "pi": .approx(Double.pi), "π": .approx(Double.pi), "e": .approx(M_E),
+    "pi": .pi, "π": .pi, "e": .e, "tau": .product(2, Value.Constants(pi: 1)), "τ": .product(2, Value.Constants(pi: 1)),
+    "phi": .approx((Real.rational(.one) + Real.rational(5).root(2)) / Real.rational(2)),
+    "φ": .approx((Real.rational(.one) + Real.rational(5).root(2)) / Real.rational(2)),
   ]
 
   /// Constant names as help and completion show them.
-  public static let constantNames = ["pi", "π", "e"]
+  public static let constantNames = ["pi", "π", "e", "tau", "τ", "phi", "φ"]
 
   public static let functions: [Function] = [
     Function(name: "sqrt", arity: 1...1, usage: "sqrt(x)", summary: "square root; exact for perfect squares"),
+    Function(name: "cbrt", arity: 1...1, usage: "cbrt(x)", summary: "cube root (of any sign); exact for perfect cubes"),
     Function(name: "abs", arity: 1...1, usage: "abs(x)", summary: "absolute value"),
     Function(
       name: "round", arity: 1...2, usage: "round(x[, n])",
       summary: "round to n decimals (default 0), halves away from zero"),
     Function(name: "floor", arity: 1...1, usage: "floor(x)", summary: "largest integer not above x"),
     Function(name: "ceil", arity: 1...1, usage: "ceil(x)", summary: "smallest integer not below x"),
+    Function(name: "trunc", arity: 1...1, usage: "trunc(x)", summary: "x without its fraction (toward zero)"),
     Function(name: "min", arity: 1...1000, usage: "min(x, y, …)", summary: "smallest argument"),
     Function(name: "max", arity: 1...1000, usage: "max(x, y, …)", summary: "largest argument"),
     Function(name: "ln", arity: 1...1, usage: "ln(x)", summary: "natural logarithm"),
     Function(
       name: "log", arity: 1...2, usage: "log(x[, base])",
       summary: "logarithm, base 10 by default; exact for powers of the base"),
+    Function(name: "log2", arity: 1...1, usage: "log2(x)", summary: "base-2 logarithm; exact for powers of 2"),
     Function(name: "exp", arity: 1...1, usage: "exp(x)", summary: "e to the power x"),
-    Function(name: "sin", arity: 1...1, usage: "sin(x)", summary: "sine, x in radians"),
-    Function(name: "cos", arity: 1...1, usage: "cos(x)", summary: "cosine, x in radians"),
-    Function(name: "tan", arity: 1...1, usage: "tan(x)", summary: "tangent, x in radians"),
+    Function(name: "sin", arity: 1...1, usage: "sin(x)", summary: "sine, x in radians; exact at multiples of π/6"),
+    Function(name: "cos", arity: 1...1, usage: "cos(x)", summary: "cosine, x in radians; exact at multiples of π/3"),
+    Function(name: "tan", arity: 1...1, usage: "tan(x)", summary: "tangent, x in radians; exact at multiples of π/4"),
+    Function(name: "asin", arity: 1...1, usage: "asin(x)", summary: "inverse sine, in radians (−1 ≤ x ≤ 1)"),
+    Function(name: "acos", arity: 1...1, usage: "acos(x)", summary: "inverse cosine, in radians (−1 ≤ x ≤ 1)"),
+    Function(name: "atan", arity: 1...1, usage: "atan(x)", summary: "inverse tangent, in radians"),
+    Function(
+      name: "atan2", arity: 2...2, usage: "atan2(y, x)", summary: "the angle of the point (x, y), from −π to π"),
+    Function(name: "sinh", arity: 1...1, usage: "sinh(x)", summary: "hyperbolic sine"),
+    Function(name: "cosh", arity: 1...1, usage: "cosh(x)", summary: "hyperbolic cosine"),
+    Function(name: "tanh", arity: 1...1, usage: "tanh(x)", summary: "hyperbolic tangent"),
+    Function(name: "asinh", arity: 1...1, usage: "asinh(x)", summary: "inverse hyperbolic sine"),
+    Function(name: "acosh", arity: 1...1, usage: "acosh(x)", summary: "inverse hyperbolic cosine (x ≥ 1)"),
+    Function(name: "atanh", arity: 1...1, usage: "atanh(x)", summary: "inverse hyperbolic tangent (−1 < x < 1)"),
   ]
 
   static let functionsByName: [String: Function] = Dictionary(

@@ -4,7 +4,8 @@
   import Darwin
 #endif
 
-/// The implementations of the built-in functions: exact where the answer is rational.
+/// The implementations of the built-in functions: exact where the answer is (a rational,
+/// or a rational multiple of π), approximated with MPFR to any precision where it is not.
 enum Functions {
   static func apply(
     _ name: String, _ values: [Value], arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
@@ -13,23 +14,16 @@ enum Functions {
     let xSpan = arguments[0].span
     switch name {
     case "sqrt":
-      guard !x.isNegative else {
-        throw Diagnostic(
-          "not a real number: the square root of a negative number", at: xSpan, hint: "sqrt needs x ≥ 0")
-      }
-      guard case .exact(let r) = x else { return try evaluator.approx(Glibc.sqrt(x.doubleValue), at: nameSpan) }
-      if let root = r.exactRoot(2) { return .exact(root) }
-      // Halve the binary exponent separately, so values beyond a Double's range still work.
-      var (m, e) = r.binaryParts
-      if e % 2 != 0 {
-        m *= 2
-        e -= 1
-      }
-      return try evaluator.approx(Glibc.scalbn(Glibc.sqrt(m), e / 2), at: nameSpan)
+      return try root(x, 2, name, at: xSpan, evaluator: evaluator)
+    case "cbrt":
+      return try root(x, 3, name, at: xSpan, evaluator: evaluator)
     case "abs":
       switch x {
       case .exact(let r): return .exact(r.magnitude)
-      case .approx(let d): return .approx(Swift.abs(d))
+      case .multiple(let r, let c): return .multiple(r.magnitude, c)
+      case .approx(let a):
+        if let sign = a.sign { return sign < 0 ? .approx(-a) : x }
+        return .approx(a.absolute)
       }
     case "round":
       var places = 0
@@ -41,63 +35,201 @@ enum Functions {
         }
         places = n
       }
-      // Rounding an approximation gives an approximation: its digits are no better than before.
-      let rounded = try exactValue(x, at: xSpan).rounded(places: places)
-      return x.isExact ? .exact(rounded) : .approx(rounded.doubleValue)
+      // Exact whenever the rounding can be told: round(π, 2) is 3.14. (A value too large for
+      // its integer part to be exact stays as it is: rounding changes none of its digits.)
+      return try evaluator.exactly(x, at: xSpan, what: "round") { $0.rounded(places: places) }.map { .exact($0) } ?? x
     case "floor":
-      let floor = try exactValue(x, at: xSpan).floor
-      return x.isExact ? .exact(floor) : .approx(floor.doubleValue)
+      return try evaluator.exactly(x, at: xSpan, what: "floor") { $0.floor }.map { .exact($0) } ?? x
     case "ceil":
-      let ceiling = try exactValue(x, at: xSpan).ceiling
-      return x.isExact ? .exact(ceiling) : .approx(ceiling.doubleValue)
+      return try evaluator.exactly(x, at: xSpan, what: "ceil") { $0.ceiling }.map { .exact($0) } ?? x
+    case "trunc":
+      return try evaluator.exactly(x, at: xSpan, what: "trunc") { $0.truncated }.map { .exact($0) } ?? x
     case "min", "max":
       var best = x
-      for v in values.dropFirst() {
-        let less = compare(v, best)
-        if name == "min" ? less : compare(best, v) { best = v }
+      for (v, argument) in zip(values, arguments).dropFirst() {
+        let order = try compare(v, best, at: argument.span)
+        if name == "min" ? order < 0 : order > 0 { best = v }
       }
       return best
     case "ln":
-      try requirePositive(x, "ln", at: xSpan)
+      try requirePositive(x, name, at: xSpan)
       if x == .exact(.one) { return .exact(.zero) }
-      return try evaluator.approx(naturalLog(x), at: nameSpan)
-    case "log":
-      try requirePositive(x, "log", at: xSpan)
-      var base: Value = .exact(10)
+      // ln(e^k) is k.
+      if case .multiple(let r, let c) = x, r == .one, c.pi == 0 { return .exact(Rational(c.e)) }
+      return try evaluator.approximate(x.real.ln, at: nameSpan)
+    case "log", "log2":
+      try requirePositive(x, name, at: xSpan)
+      var base: Value = .exact(name == "log2" ? 2 : 10)
       if values.count == 2 {
         base = values[1]
-        guard !base.isNegative && !base.isZero && base != .exact(.one) else {
+        guard base.sign == 1 && base != .exact(.one) else {
           throw Diagnostic("the base of a logarithm must be positive and not 1", at: arguments[1].span)
         }
       }
-      let estimate = naturalLog(x) / naturalLog(base)
       if case .exact(let r) = x, case .exact(let b) = base,
-        let k = exactLog(r, base: b, estimate: estimate, maxBits: evaluator.maxBits)
+        let k = exactLog(r, base: b, maxBits: evaluator.maxBits)
       {
         return .exact(k)
       }
-      return try evaluator.approx(estimate, at: nameSpan)
+      if base == .e { return try apply("ln", [x], arguments: arguments, nameSpan: nameSpan, evaluator: evaluator) }
+      return try evaluator.approximate(x.real.ln / base.real.ln, at: nameSpan)
     case "exp":
       if x.isZero { return .exact(.one) }
-      let result = Glibc.exp(try finite(x, name, at: xSpan))
-      if result == 0 { throw evaluator.tooSmall(at: nameSpan) }
-      return try evaluator.approx(result, at: nameSpan)
-    case "sin":
+      // e^k stays exact for whole k.
+      if case .exact(let r) = x, let k = r.intValue, k.magnitude <= Value.Constants.maxPower {
+        return .product(.one, Value.Constants(e: k))
+      }
+      return try evaluator.approximate(x.real.exp, at: nameSpan)
+    case "sin", "cos", "tan":
+      return try trigonometric(name, x, at: xSpan, nameSpan: nameSpan, evaluator: evaluator)
+    case "asin", "acos":
+      if case .exact(let r) = x {
+        guard r.magnitude <= .one else {
+          throw Diagnostic("\(name) is defined from -1 to 1 only", at: xSpan, hint: "\(name)(x) needs -1 ≤ x ≤ 1")
+        }
+        if let exact = (name == "asin" ? exactArcsine : exactArccosine)(r) { return exact }
+      } else if let beyond = try? compare(.exact(.one), evaluator.multiply(x, x, at: xSpan), at: xSpan), beyond < 0 {
+        throw Diagnostic("\(name) is defined from -1 to 1 only", at: xSpan, hint: "\(name)(x) needs -1 ≤ x ≤ 1")
+      }
+      return try evaluator.approximate(name == "asin" ? x.real.asin : x.real.acos, at: nameSpan)
+    case "atan":
+      if case .exact(let r) = x {
+        if r.isZero { return .exact(.zero) }
+        if r.magnitude == .one { return .product(Rational(r.isNegative ? -1 : 1, 4), Value.Constants(pi: 1)) }
+      }
+      return try evaluator.approximate(x.real.atan, at: nameSpan)
+    case "atan2":
+      return try arctangent2(x, values[1], at: SourceSpan(xSpan.start, arguments[1].span.end), evaluator: evaluator)
+    case "sinh", "tanh", "asinh":
       if x.isZero { return .exact(.zero) }
-      return try evaluator.approx(Glibc.sin(finite(x, name, at: xSpan)), at: nameSpan)
-    case "cos":
+      let real = x.real
+      return try evaluator.approximate(
+        name == "sinh" ? real.sinh : name == "tanh" ? real.tanh : real.asinh, at: nameSpan)
+    case "cosh":
       if x.isZero { return .exact(.one) }
-      return try evaluator.approx(Glibc.cos(finite(x, name, at: xSpan)), at: nameSpan)
-    case "tan":
+      return try evaluator.approximate(x.real.cosh, at: nameSpan)
+    case "acosh":
+      if x == .exact(.one) { return .exact(.zero) }
+      guard let order = try? compare(x, .exact(.one), at: xSpan), order >= 0 else {
+        throw Diagnostic("acosh is defined for x ≥ 1 only", at: xSpan)
+      }
+      return try evaluator.approximate(x.real.acosh, at: nameSpan)
+    case "atanh":
       if x.isZero { return .exact(.zero) }
-      return try evaluator.approx(Glibc.tan(finite(x, name, at: xSpan)), at: nameSpan)
+      guard let order = try? compare(.exact(.one), evaluator.multiply(x, x, at: xSpan), at: xSpan), order > 0 else {
+        throw Diagnostic(
+          "atanh is defined from -1 to 1 only, the ends left out", at: xSpan, hint: "atanh(x) needs -1 < x < 1")
+      }
+      return try evaluator.approximate(x.real.atanh, at: nameSpan)
     default:
       throw Diagnostic("unknown function '\(name)'", at: nameSpan)
     }
   }
 
+  // MARK: Roots
+
+  /// The n-th root (n = 2 or 3): exact for perfect powers (and for (4π²), 2π), approximated
+  /// otherwise. An even root needs x ≥ 0.
+  static func root(_ x: Value, _ n: Int, _ name: String, at span: SourceSpan, evaluator: Evaluator) throws(Diagnostic)
+    -> Value
+  {
+    if n % 2 == 0 && x.isNegative {
+      throw Diagnostic(
+        "not a real number: the square root of a negative number", at: span, hint: "\(name) needs x ≥ 0")
+    }
+    if let (r, c) = x.symbolic, c.pi % n == 0, c.e % n == 0, let root = r.exactRoot(n) {
+      return .product(root, Value.Constants(pi: c.pi / n, e: c.e / n))
+    }
+    return try evaluator.approximate(x.real.root(n), at: span)
+  }
+
+  // MARK: Trigonometry
+
+  static func trigonometric(
+    _ name: String, _ x: Value, at span: SourceSpan, nameSpan: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) -> Value {
+    if x.isZero { return .exact(name == "cos" ? .one : .zero) }
+    // A rational multiple of π: exact where the answer is rational (Niven's theorem says
+    // these are the only places it is).
+    if case .multiple(let r, let c) = x, c == Value.Constants(pi: 1) {
+      switch name {
+      case "sin": if let s = sineOfMultipleOfPi(r) { return .exact(s) }
+      case "cos": if let s = sineOfMultipleOfPi(r + Rational(1, 2)) { return .exact(s) }
+      default:
+        let t = r - r.floor  // tan has period π
+        if t.isZero { return .exact(.zero) }
+        if t == Rational(1, 4) { return .exact(.one) }
+        if t == Rational(3, 4) { return .exact(-1) }
+        if t == Rational(1, 2) {
+          throw Diagnostic("tan is not defined at π/2 + kπ (its cosine is 0)", at: span)
+        }
+      }
+    }
+    let real = x.real
+    if name == "tan" && real.cos.sign == nil {
+      throw Diagnostic("tan is not defined at π/2 + kπ, and this is too close to one to tell", at: span)
+    }
+    return try evaluator.approximate(name == "sin" ? real.sin : name == "cos" ? real.cos : real.tan, at: nameSpan)
+  }
+
+  /// sin(rπ) when it is rational: 0, ±1/2 or ±1; nil otherwise.
+  static func sineOfMultipleOfPi(_ r: Rational) -> Rational? {
+    let t = r - Rational(2) * (r / Rational(2)).floor  // in [0, 2): sin has period 2π
+    switch t {
+    case .zero, .one: return .zero
+    case Rational(1, 2): return .one
+    case Rational(3, 2): return -1
+    case Rational(1, 6), Rational(5, 6): return Rational(1, 2)
+    case Rational(7, 6), Rational(11, 6): return Rational(-1, 2)
+    default: return nil
+    }
+  }
+
+  static func exactArcsine(_ r: Rational) -> Value? {
+    switch r {
+    case .zero: .exact(.zero)
+    case Rational(1, 2): .product(Rational(1, 6), Value.Constants(pi: 1))
+    case Rational(-1, 2): .product(Rational(-1, 6), Value.Constants(pi: 1))
+    case .one: .product(Rational(1, 2), Value.Constants(pi: 1))
+    case -1: .product(Rational(-1, 2), Value.Constants(pi: 1))
+    default: nil
+    }
+  }
+
+  static func exactArccosine(_ r: Rational) -> Value? {
+    switch r {
+    case .one: .exact(.zero)
+    case Rational(1, 2): .product(Rational(1, 3), Value.Constants(pi: 1))
+    case .zero: .product(Rational(1, 2), Value.Constants(pi: 1))
+    case Rational(-1, 2): .product(Rational(2, 3), Value.Constants(pi: 1))
+    case -1: .pi
+    default: nil
+    }
+  }
+
+  /// atan2(y, x): the angle of the point (x, y), exact on the axes and the diagonals.
+  static func arctangent2(_ y: Value, _ x: Value, at span: SourceSpan, evaluator: Evaluator) throws(Diagnostic)
+    -> Value
+  {
+    if y.isZero && x.isZero { throw Diagnostic("atan2(0, 0) is not defined: the point (0, 0) has no angle", at: span) }
+    let quarter = Value.Constants(pi: 1)
+    if y.isZero, let sign = x.sign { return sign > 0 ? .exact(.zero) : .pi }
+    if x.isZero, let sign = y.sign { return .product(Rational(Int64(sign), 2), quarter) }
+    if case .exact(let a) = y, case .exact(let b) = x, a.magnitude == b.magnitude {
+      let k: Int64 = b.isNegative ? 3 : 1
+      return .product(Rational(a.isNegative ? -k : k, 4), quarter)
+    }
+    if x.sign == nil && y.sign == nil {
+      throw Diagnostic("atan2 of a point too close to (0, 0) to tell its angle", at: span)
+    }
+    return try evaluator.approximate(Real.atan2(y.real, x.real), at: span)
+  }
+
+  // MARK: Helpers
+
   /// The exact logarithm p/q (q ≤ 12) of `x` to `base`, when `x^q = base^p`.
-  static func exactLog(_ x: Rational, base: Rational, estimate: Double, maxBits: Int) -> Rational? {
+  static func exactLog(_ x: Rational, base: Rational, maxBits: Int) -> Rational? {
+    let estimate = naturalLog(x) / naturalLog(base)
     guard estimate.isFinite else { return nil }
     for q in 1...12 {
       let p = (estimate * Double(q)).rounded()
@@ -112,45 +244,31 @@ enum Functions {
     return nil
   }
 
-  /// `a < b`, exactly when both are exact.
-  static func compare(_ a: Value, _ b: Value) -> Bool {
-    if case .exact(let x) = a, case .exact(let y) = b { return x < y }
-    return a.doubleValue < b.doubleValue
+  /// ln(r) for a positive rational of any size, as a Double (an estimate for `exactLog`).
+  static func naturalLog(_ r: Rational) -> Double {
+    let (m, e) = r.binaryParts
+    return Glibc.log(m) + Double(e) * M_LN2
   }
 
-  static func exactValue(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Rational {
-    switch v {
-    case .exact(let r): return r
-    case .approx(let d):
-      guard let r = Rational(exactly: d) else { throw Diagnostic("not a finite number", at: span) }
-      return r
+  /// -1, 0 or 1 as `a` is below, equal to or above `b`; an error when they agree to every
+  /// digit that can be worked out.
+  static func compare(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Int {
+    if case .exact(let x) = a, case .exact(let y) = b { return x < y ? -1 : x == y ? 0 : 1 }
+    if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d { return x < y ? -1 : x == y ? 0 : 1 }
+    guard let sign = (a.real - b.real).sign else {
+      throw Diagnostic(
+        "cannot tell which is larger: they agree to every digit that can be worked out", at: span)
     }
+    return sign
   }
 
   static func requirePositive(_ v: Value, _ name: String, at span: SourceSpan) throws(Diagnostic) {
-    if v.isNegative || v.isZero {
-      throw Diagnostic("\(name) is defined for positive numbers only", at: span, hint: "\(name)(x) needs x > 0")
-    }
-  }
-
-  /// ln(x) for any positive value, even one too large or small for a Double.
-  static func naturalLog(_ v: Value) -> Double {
-    switch v {
-    case .approx(let d): return Glibc.log(d)
-    case .exact(let r):
-      let (m, e) = r.binaryParts
-      return Glibc.log(m) + Double(e) * M_LN2
-    }
-  }
-
-  /// The argument as a Double, or an error when it is beyond a Double's range.
-  static func finite(_ v: Value, _ name: String, at span: SourceSpan) throws(Diagnostic) -> Double {
-    let d = v.doubleValue
-    guard d.isFinite else {
+    guard v.sign == 1 else {
       throw Diagnostic(
-        "the argument of \(name) is too large to approximate (beyond about 1.8e308)", at: span,
-        hint: "approximations are double-precision numbers")
+        v.sign == nil
+          ? "\(name) is defined for positive numbers only, and this one is too close to 0 to tell"
+          : "\(name) is defined for positive numbers only",
+        at: span, hint: "\(name)(x) needs x > 0")
     }
-    return d
   }
 }

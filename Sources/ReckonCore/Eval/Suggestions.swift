@@ -7,12 +7,18 @@ public enum Suggestions {
     // One- and two-letter names are too short to guess at.
     guard name.count >= 3 else { return nil }
     let limit = name.count <= 4 ? 1 : 2
-    var best: (String, Int)?
+    // The nearest; between equals, the one that shares the longest start with the name
+    // (pii: pi, not phi), then the first in order.
+    var best: (candidate: String, distance: Int, prefix: Int)?
     for candidate in candidates.sorted() where candidate != name {
       let d = distance(name, candidate)
-      if d <= limit && d < (best?.1 ?? Int.max) { best = (candidate, d) }
+      let prefix = zip(name, candidate).prefix { $0 == $1 }.count
+      guard d <= limit else { continue }
+      if best == nil || d < best!.distance || (d == best!.distance && prefix > best!.prefix) {
+        best = (candidate, d, prefix)
+      }
     }
-    return best?.0
+    return best?.candidate
   }
 
   /// Edit distance counting two neighbouring letters swapped as one edit, the commonest typo

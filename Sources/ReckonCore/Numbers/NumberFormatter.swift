@@ -10,9 +10,6 @@ public struct NumberFormatter: Sendable {
   /// Terminating decimals with more places than this print like non-terminating ones.
   public var maxExactPlaces = 1_000_000
 
-  /// The most significant digits an approximation (a Double) can honestly show.
-  public static let maxApproximateDigits = 15
-
   public init(digits: Int = 10) {
     self.digits = digits
   }
@@ -20,7 +17,7 @@ public struct NumberFormatter: Sendable {
   public func format(_ value: Value) -> String {
     switch value {
     case .exact(let r): format(r)
-    case .approx(let d): "≈ " + formatApproximate(d)
+    case .multiple, .approx: "≈ " + formatApproximate(value.real)
     }
   }
 
@@ -194,42 +191,36 @@ public struct NumberFormatter: Sendable {
     return mantissa + (ellipsis ? "…" : "") + "e" + String(exponent)
   }
 
-  /// An approximation with `digits` significant digits, trailing zeros removed.
-  public func formatApproximate(_ x: Double) -> String {
-    // A Double holds about 15 significant decimal digits: more would be false precision.
-    let digits = min(self.digits, NumberFormatter.maxApproximateDigits)
-    guard let exact = Rational(exactly: x), !exact.isZero else { return x.isFinite ? "0" : "\(x)" }
-    let sign = x < 0 ? "-" : ""
-    let magnitude = exact.magnitude
-    var exponent = Int(log10Estimate(abs(x)))
-    // Round to `digits` significant digits: scaled has exactly `digits` digits.
-    var scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
-    let limit = Rational(BigInteger.power(10, digits))
-    if scaled >= limit {
-      exponent += 1
-      scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
-    } else if scaled < limit / 10 {
-      exponent -= 1
-      scaled = (magnitude * NumberFormatter.powerOfTen(digits - 1 - exponent)).rounded(places: 0)
+  /// An approximation with `digits` significant digits, each certain and the last correctly
+  /// rounded (trailing zeros removed); fewer, and a word on it, when no more can be known.
+  public func formatApproximate(_ x: Real) -> String {
+    switch x.digits(digits) {
+    case .digits(let text, let exponent, let negative):
+      var significant = Substring(text)
+      while significant.count > 1 && significant.hasSuffix("0") { significant = significant.dropLast() }
+      let known = text.count < digits ? " (only \(text.count) digits can be known)" : ""
+      return (negative ? "-" : "")
+        + NumberFormatter.positional(String(significant), exponent: exponent - 1, digits: digits)
+        + known
+    case .nearZero(let exponent):
+      return "0 (to within 1e\(exponent); its sign could not be told)"
+    case .unknown:
+      return "? (no digit of it could be worked out)"
     }
-    var text = scaled.numerator.string()
-    while text.count > 1 && text.hasSuffix("0") { text.removeLast() }
-    if exponent < -5 || exponent >= digits {
-      return sign + NumberFormatter.scientific(text, exponent: exponent, ellipsis: false)
-    }
-    if exponent >= 0 {
-      if text.count <= exponent + 1 {
-        return sign + text + String(repeating: "0", count: exponent + 1 - text.count)
-      }
-      let cut = text.index(text.startIndex, offsetBy: exponent + 1)
-      return sign + text[..<cut] + "." + text[cut...]
-    }
-    return sign + "0." + String(repeating: "0", count: -exponent - 1) + text
   }
 
-  private func log10Estimate(_ x: Double) -> Double {
-    // floor(log10(x)) without libm: via the binary exponent, corrected by the caller.
-    (Double(x.exponent) * 0.30102999566398).rounded(.down)
+  /// Significant digits `d₁d₂…` of the value d₁.d₂… × 10^exponent, in positional notation
+  /// when the exponent is small (from -5 to under `digits`), in scientific notation otherwise.
+  static func positional(_ text: String, exponent: Int, digits: Int) -> String {
+    if exponent < -5 || exponent >= max(digits, text.count) {
+      return scientific(text, exponent: exponent, ellipsis: false)
+    }
+    if exponent >= 0 {
+      if text.count <= exponent + 1 { return text + String(repeating: "0", count: exponent + 1 - text.count) }
+      let cut = text.index(text.startIndex, offsetBy: exponent + 1)
+      return text[..<cut] + "." + text[cut...]
+    }
+    return "0." + String(repeating: "0", count: -exponent - 1) + text
   }
 
   static func powerOfTen(_ e: Int) -> Rational {

@@ -96,10 +96,15 @@ extension CalculatorMode {
     return n
   }
 
-  /// Money is exact: an approximation is taken at its exact binary value, then rounded to the cent.
+  /// Money is exact: an approximation (`tip sqrt(2000)`) is rounded to the cent first, from
+  /// as many of its digits as that takes.
   func exactAmount(_ value: Value, at span: SourceSpan) throws(Diagnostic) -> Rational {
-    guard let r = value.rational else { throw Diagnostic("the amount is not a finite number", at: span) }
-    return r
+    if case .exact(let r) = value { return r }
+    switch value.real.exactly(maxBits: Evaluator.maxDigits * 3, { $0.rounded(places: 2) }) {
+    case .value(let cents): return cents
+    case .tooLarge: throw Diagnostic("the amount is too large to round to the cent", at: span)
+    case .undecided: throw Diagnostic("the amount is too close to half a cent to round it", at: span)
+    }
   }
 
   // MARK: Commands
