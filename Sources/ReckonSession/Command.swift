@@ -70,6 +70,16 @@ public struct Command: Sendable, Hashable {
         The largest share becomes ans.
         """),
     Command(
+      name: "factor", aliases: [], usage: "factor [n]", summary: "the prime factors of a whole number",
+      details: """
+        factor 360    360 = 2^3 × 3^2 × 5
+        factor        the prime factors of ans
+        Trial division, then Pollard's rho for up to a few seconds' worth of steps:
+        a part no factor of which turns up in time is shown as it is, with its
+        size. Primes above 2^64 are found by a Baillie–PSW test, which has no
+        known counterexample. Also isprime(n) in an expression.
+        """),
+    Command(
       name: "drill", aliases: [], usage: "drill [tables] [options]", summary: "times-table flashcards",
       details: """
         drill            the drill you did last (at first: tables 2–9, × up to 12,

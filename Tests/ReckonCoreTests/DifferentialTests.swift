@@ -68,6 +68,7 @@ import Testing
     switch value {
     case .exact(let r): "\(r.numerator)/\(r.denominator)"
     case .multiple, .approx: "≈\(value.real)"
+    case .truth(let t): "\(t)"
     }
   }
 

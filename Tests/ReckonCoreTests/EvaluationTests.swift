@@ -199,4 +199,26 @@ import Testing
   func exactWhereMathematicsIs(_ input: String, _ expected: String) {
     #expect(calculate(input) == expected, "\(input)")
   }
+
+  /// Whole-number functions and comparisons (expected values from Python's math module and
+  /// its integers).
+  @Test(arguments: [
+    ("gcd(2^100, 6^50)", "1125899906842624"), ("gcd(2^20*3^5, 2^10*3^7*5)", "248832"), ("gcd(-12, 18)", "6"),
+    ("gcd(0, 0)", "0"), ("lcm(4, 6, 10)", "60"), ("binom(52, 5)", "2598960"),
+    ("binom(100, 50)", "100891344545564193334812497256"), ("nCr(5, 7)", "0"), ("binom(-5, 3)", "-35"),
+    ("binom(7, -1)", "0"), ("nPr(10, 3)", "720"), ("perm(20, 10)", "670442572800"), ("idiv(-7, 2)", "-4"),
+    ("idiv(7, 2)", "3"), ("rem(-7, 2)", "-1"), ("rem(7.5, 2)", "1.5"), ("-7 mod 2", "1"), ("idiv(pi, 1)", "3"),
+    ("isprime(97)", "true"), ("isprime(91)", "false"), ("isprime(1)", "false"), ("isprime(2^127-1)", "true"),
+    ("isprime(2^64+1)", "false"), ("bitand(12, 10)", "8"), ("bitor(12, 10)", "14"), ("bitxor(12, 10)", "6"),
+    ("bitnot(0)", "-1"), ("shr(-5, 1)", "-3"), ("shr(-12, 3)", "-2"),
+    ("shl(1, 100)", "1267650600228229401496703205376"),
+    ("3.49/16 < 5.99/28", "false"), ("3.49/16 > 5.99/28", "true"), ("0.1 + 0.2 == 0.3", "true"),
+    ("1/3 == 0.3333333333", "false"), ("pi > 22/7", "false"), ("pi < 355/113", "true"), ("e^pi > pi^e", "true"),
+    ("2 <= 2", "true"), ("2 >= 3", "false"), ("2 != 2", "false"), ("2 ≠ 3", "true"), ("sqrt(2) ≤ 1.5", "true"),
+    ("(3pi)/(2pi) == 1.5", "true"), ("2pi == tau", "true"),
+    ("binom(10^7, 5*10^6)", "≈ 2.283388779e3010296"), ("nPr(10^7, 10^6)", "≈ 9.036943545e6977522"),
+  ])
+  func wholeNumbersAndComparisons(_ input: String, _ expected: String) {
+    #expect(calculate(input) == expected, "\(input)")
+  }
 }

@@ -52,6 +52,25 @@ public enum Builtins {
     Function(name: "asinh", arity: 1...1, usage: "asinh(x)", summary: "inverse hyperbolic sine"),
     Function(name: "acosh", arity: 1...1, usage: "acosh(x)", summary: "inverse hyperbolic cosine (x ≥ 1)"),
     Function(name: "atanh", arity: 1...1, usage: "atanh(x)", summary: "inverse hyperbolic tangent (−1 < x < 1)"),
+    Function(name: "gcd", arity: 2...1000, usage: "gcd(a, b, …)", summary: "greatest common divisor of whole numbers"),
+    Function(name: "lcm", arity: 2...1000, usage: "lcm(a, b, …)", summary: "least common multiple of whole numbers"),
+    Function(
+      name: "binom", arity: 2...2, usage: "binom(n, k)",
+      summary: "binomial coefficient: ways to choose k of n (also nCr)"),
+    Function(name: "nCr", arity: 2...2, usage: "nCr(n, r)", summary: "combinations: binom(n, r)"),
+    Function(name: "nPr", arity: 2...2, usage: "nPr(n, r)", summary: "permutations: n!/(n−r)! (also perm)"),
+    Function(name: "perm", arity: 2...2, usage: "perm(n, r)", summary: "permutations: nPr(n, r)"),
+    Function(
+      name: "idiv", arity: 2...2, usage: "idiv(a, b)", summary: "integer division: ⌊a/b⌋ (the quotient of a mod b)"),
+    Function(
+      name: "rem", arity: 2...2, usage: "rem(a, b)", summary: "truncated remainder: sign of a (mod's follows b)"),
+    Function(name: "isprime", arity: 1...1, usage: "isprime(n)", summary: "true when the whole number n is prime"),
+    Function(name: "bitand", arity: 2...1000, usage: "bitand(a, b, …)", summary: "bitwise and of whole numbers"),
+    Function(name: "bitor", arity: 2...1000, usage: "bitor(a, b, …)", summary: "bitwise or of whole numbers"),
+    Function(name: "bitxor", arity: 2...1000, usage: "bitxor(a, b, …)", summary: "bitwise exclusive or"),
+    Function(name: "bitnot", arity: 1...1, usage: "bitnot(a)", summary: "bitwise not: −a − 1 (two's complement)"),
+    Function(name: "shl", arity: 2...2, usage: "shl(a, n)", summary: "a shifted left n bits: a·2^n"),
+    Function(name: "shr", arity: 2...2, usage: "shr(a, n)", summary: "a shifted right n bits: ⌊a/2^n⌋"),
   ]
 
   static let functionsByName: [String: Function] = Dictionary(

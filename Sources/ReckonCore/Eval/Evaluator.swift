@@ -34,24 +34,53 @@ public struct Evaluator: Sendable {
       return try lookUp(name, at: span, in: env)
     case .call(let name, let nameSpan, let arguments, let span):
       return try call(name, nameSpan: nameSpan, arguments: arguments, span: span, in: env)
-    case .negate(let inner, _):
-      return try negate(evaluate(inner, in: env))
+    case .negate(let inner, let span):
+      return negate(try number(evaluate(inner, in: env), at: span))
     case .power(let base, let exponent, let span):
-      return try power(evaluate(base, in: env), evaluate(exponent, in: env), at: span)
+      return try power(
+        number(evaluate(base, in: env), at: span), number(evaluate(exponent, in: env), at: span), at: span)
     case .factorial(let inner, let span):
-      return try factorial(evaluate(inner, in: env), at: span)
+      return try factorial(number(evaluate(inner, in: env), at: span), at: span)
     case .percent(let inner, let span):
-      return try divide(evaluate(inner, in: env), .exact(100), at: span)
+      return try divide(number(evaluate(inner, in: env), at: span), .exact(100), at: span)
     case .chain(let first, let links):
       var left = try evaluate(first, in: env)
       var previous = first
       for link in links {
         let right = try evaluate(link.operand, in: env)
-        left = try apply(link, left, right, leftExpr: previous)
+        left = try apply(
+          link, number(left, at: link.operatorSpan), number(right, at: link.operatorSpan), leftExpr: previous)
         previous = link.operand
       }
       return left
+    case .comparison(let a, let comparison, let b, let span):
+      let (x, y) = (try number(evaluate(a, in: env), at: span), try number(evaluate(b, in: env), at: span))
+      let equality = comparison == .equal || comparison == .notEqual
+      return .truth(comparison.holds(try compare(x, y, at: span, equality: equality)))
     }
+  }
+
+  /// `v`, when it is a number; true and false are not.
+  func number(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    guard case .truth(let t) = v else { return v }
+    throw Diagnostic(
+      "\(t ? "true" : "false") is not a number: it cannot be calculated with", at: span,
+      hint: "a comparison (a < b) or a test (isprime) gives true or false")
+  }
+
+  /// -1, 0 or 1 as `a` is below, equal to or above `b`: exactly for exact values and
+  /// multiples of π, by working out digits for approximations (an error when they agree to
+  /// every digit that can be worked out).
+  public func compare(_ a: Value, _ b: Value, at span: SourceSpan, equality: Bool = false) throws(Diagnostic) -> Int {
+    if case .exact(let x) = a, case .exact(let y) = b { return x < y ? -1 : x == y ? 0 : 1 }
+    if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d { return x < y ? -1 : x == y ? 0 : 1 }
+    guard let sign = (a.real - b.real).sign else {
+      throw Diagnostic(
+        "cannot tell \(equality ? "whether they are equal" : "which is larger"): they agree to every digit that "
+          + "can be worked out", at: span,
+        hint: "approximations can be told apart only where their digits differ, and never shown to be equal")
+    }
+    return sign
   }
 
   // MARK: Names
@@ -102,7 +131,7 @@ public struct Evaluator: Sendable {
         "\(name) takes \(expected), not \(arguments.count)", at: span, hint: "usage: \(function.usage)")
     }
     var values: [Value] = []
-    for argument in arguments { values.append(try evaluate(argument, in: env)) }
+    for argument in arguments { values.append(try number(evaluate(argument, in: env), at: argument.span)) }
     return try Functions.apply(name, values, arguments: arguments, nameSpan: nameSpan, evaluator: self)
   }
 
@@ -136,10 +165,12 @@ public struct Evaluator: Sendable {
     case .exact(let r): .exact(-r)
     case .multiple(let r, let c): .multiple(-r, c)
     case .approx(let x): .approx(-x)
+    case .truth: v
     }
   }
 
   public func add(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    _ = (try number(a, at: span), try number(b, at: span))
     if case .exact(let x) = a, case .exact(let y) = b {
       if fits(Rational.sumBitWidthBound(x, y)) { return .exact(x + y) }
     } else if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d {
@@ -150,6 +181,7 @@ public struct Evaluator: Sendable {
   }
 
   public func multiply(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    _ = (try number(a, at: span), try number(b, at: span))
     if a.isZero || b.isZero { return .exact(.zero) }  // 0·π is exactly 0
     if let (x, c) = a.symbolic, let (y, d) = b.symbolic, fits(Rational.productBitWidthBound(x, y)) {
       return .product(x * y, Value.Constants(pi: c.pi + d.pi, e: c.e + d.e))
@@ -158,6 +190,7 @@ public struct Evaluator: Sendable {
   }
 
   public func divide(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    _ = (try number(a, at: span), try number(b, at: span))
     try requireNonZero(b, at: span)
     if a.isZero { return .exact(.zero) }
     if let (x, c) = a.symbolic, let (y, d) = b.symbolic, fits(Rational.quotientBitWidthBound(x, y)) {
@@ -224,6 +257,8 @@ public struct Evaluator: Sendable {
       case .approx(let x):
         if n < 0 { try requireNonZero(base, at: span) }
         return try approximate(x.power(n), at: span)
+      case .truth:
+        return try number(base, at: span)
       }
     }
     if case .exact(let e) = exponent, case .exact(let b) = base {

@@ -24,6 +24,7 @@ enum Functions {
       case .approx(let a):
         if let sign = a.sign { return sign < 0 ? .approx(-a) : x }
         return .approx(a.absolute)
+      case .truth: return x
       }
     case "round":
       var places = 0
@@ -47,7 +48,7 @@ enum Functions {
     case "min", "max":
       var best = x
       for (v, argument) in zip(values, arguments).dropFirst() {
-        let order = try compare(v, best, at: argument.span)
+        let order = try evaluator.compare(v, best, at: argument.span)
         if name == "min" ? order < 0 : order > 0 { best = v }
       }
       return best
@@ -88,7 +89,9 @@ enum Functions {
           throw Diagnostic("\(name) is defined from -1 to 1 only", at: xSpan, hint: "\(name)(x) needs -1 ≤ x ≤ 1")
         }
         if let exact = (name == "asin" ? exactArcsine : exactArccosine)(r) { return exact }
-      } else if let beyond = try? compare(.exact(.one), evaluator.multiply(x, x, at: xSpan), at: xSpan), beyond < 0 {
+      } else if let beyond = try? evaluator.compare(.exact(.one), evaluator.multiply(x, x, at: xSpan), at: xSpan),
+        beyond < 0
+      {
         throw Diagnostic("\(name) is defined from -1 to 1 only", at: xSpan, hint: "\(name)(x) needs -1 ≤ x ≤ 1")
       }
       return try evaluator.approximate(name == "asin" ? x.real.asin : x.real.acos, at: nameSpan)
@@ -110,20 +113,135 @@ enum Functions {
       return try evaluator.approximate(x.real.cosh, at: nameSpan)
     case "acosh":
       if x == .exact(.one) { return .exact(.zero) }
-      guard let order = try? compare(x, .exact(.one), at: xSpan), order >= 0 else {
+      guard let order = try? evaluator.compare(x, .exact(.one), at: xSpan), order >= 0 else {
         throw Diagnostic("acosh is defined for x ≥ 1 only", at: xSpan)
       }
       return try evaluator.approximate(x.real.acosh, at: nameSpan)
     case "atanh":
       if x.isZero { return .exact(.zero) }
-      guard let order = try? compare(.exact(.one), evaluator.multiply(x, x, at: xSpan), at: xSpan), order > 0 else {
+      guard let order = try? evaluator.compare(.exact(.one), evaluator.multiply(x, x, at: xSpan), at: xSpan), order > 0
+      else {
         throw Diagnostic(
           "atanh is defined from -1 to 1 only, the ends left out", at: xSpan, hint: "atanh(x) needs -1 < x < 1")
       }
       return try evaluator.approximate(x.real.atanh, at: nameSpan)
+    case "gcd", "lcm", "bitand", "bitor", "bitxor":
+      var result = try integer(x, name, at: xSpan)
+      for (v, argument) in zip(values, arguments).dropFirst() {
+        let n = try integer(v, name, at: argument.span)
+        switch name {
+        case "gcd": result = BigInteger.gcd(result, n)
+        case "lcm":
+          let g = BigInteger.gcd(result, n)
+          if !g.isZero && (result / g).bitWidth + n.bitWidth > evaluator.maxBits {
+            throw Diagnostic(
+              "the least common multiple would have more than \(evaluator.digitLimit.grouped) digits", at: argument.span
+            )
+          }
+          result = BigInteger.lcm(result, n)
+        case "bitand": result = result & n
+        case "bitor": result = result | n
+        default: result = result ^ n
+        }
+      }
+      return .exact(Rational(result))
+    case "bitnot":
+      return .exact(Rational(~(try integer(x, name, at: xSpan))))
+    case "shl", "shr":
+      let a = try integer(x, name, at: xSpan)
+      guard let n = try integer(values[1], name, at: arguments[1].span).intValue, n >= 0 else {
+        throw Diagnostic("\(name) shifts by a whole number of bits ≥ 0", at: arguments[1].span)
+      }
+      if name == "shr" { return .exact(Rational(a >> n)) }
+      guard a.isZero || n <= evaluator.maxBits - a.bitWidth else {
+        throw Diagnostic("the result would have more than \(evaluator.digitLimit.grouped) digits", at: nameSpan)
+      }
+      return .exact(Rational(a << n))
+    case "binom", "nCr":
+      return try binomial(x, values[1], arguments: arguments, nameSpan: nameSpan, evaluator: evaluator)
+    case "nPr", "perm":
+      return try permutations(x, values[1], arguments: arguments, nameSpan: nameSpan, evaluator: evaluator)
+    case "idiv", "rem":
+      let b = values[1]
+      try evaluator.requireNonZero(b, at: arguments[1].span)
+      let quotient = try evaluator.divide(x, b, at: nameSpan)
+      let rule: (Rational) -> Rational = name == "idiv" ? { $0.floor } : { $0.truncated }
+      guard let whole = try evaluator.exactly(quotient, at: nameSpan, what: name, rule) else {
+        throw Diagnostic("\(name): the quotient is too large for its whole part to be exact", at: nameSpan)
+      }
+      if name == "idiv" { return .exact(whole) }
+      return try evaluator.add(x, evaluator.negate(evaluator.multiply(b, .exact(whole), at: nameSpan)), at: nameSpan)
+    case "isprime":
+      let n = try integer(x, name, at: xSpan)
+      guard n.bitWidth <= 10_000 else {
+        throw Diagnostic("isprime works on whole numbers of up to 3,000 digits", at: xSpan)
+      }
+      return .truth(n > 1 && n.isProbablyPrime)
     default:
       throw Diagnostic("unknown function '\(name)'", at: nameSpan)
     }
+  }
+
+  // MARK: Whole numbers
+
+  /// The value as a whole number, or an error naming the function that needs one.
+  static func integer(_ v: Value, _ name: String, at span: SourceSpan) throws(Diagnostic) -> BigInteger {
+    guard case .exact(let r) = v, r.isInteger else {
+      throw Diagnostic("\(name) needs whole numbers", at: span, hint: "for example: \(name)(12, 18)")
+    }
+    return r.numerator
+  }
+
+  /// ln of how large n!/(k!(n−k)!) (or n!/(n−k)!) is, from lgamma: to refuse nothing that fits
+  /// and approximate what does not.
+  static func logSize(_ n: Double, _ parts: [Double]) -> Double {
+    Glibc.lgamma(n + 1) - parts.map { Glibc.lgamma($0 + 1) }.reduce(0, +)
+  }
+
+  /// C(n, k): for any whole n (C(−n, k) = (−1)^k·C(n + k − 1, k)) and k ≥ 0 (0 for k < 0);
+  /// exact up to the digit limit, approximated from Γ past it.
+  static func binomial(
+    _ x: Value, _ y: Value, arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) -> Value {
+    let n = try integer(x, "binom", at: arguments[0].span)
+    let kk = try integer(y, "binom", at: arguments[1].span)
+    if kk.isNegative { return .exact(.zero) }
+    guard let k = kk.intValue else {
+      throw Diagnostic("binom's second number is too large (at most 2^63)", at: arguments[1].span)
+    }
+    if !n.isNegative && kk > n { return .exact(.zero) }
+    // The size of C(m, k) with m ≥ k ≥ 0, m = n or, for negative n, k − n − 1.
+    let m = n.isNegative ? BigInteger(k) - n - 1 : n
+    let md = m.doubleValue
+    let digits = logSize(md, [Double(k), md - Double(k)]) / M_LN10
+    if digits < Double(evaluator.digitLimit) - 1 {
+      return .exact(Rational(n.binomial(k)))
+    }
+    let mr = Real.rational(Rational(m))
+    let lnValue =
+      (mr + Real.rational(.one)).lngamma - Real.rational(Rational(k + 1)).lngamma
+      - (mr - Real.rational(Rational(k)) + Real.rational(.one)).lngamma
+    let magnitude = lnValue.exp
+    return try evaluator.approximate(n.isNegative && k % 2 == 1 ? -magnitude : magnitude, at: nameSpan)
+  }
+
+  /// n!/(n−r)! for whole n ≥ r ≥ 0: exact up to the digit limit, approximated past it.
+  static func permutations(
+    _ x: Value, _ y: Value, arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) -> Value {
+    let n = try integer(x, "nPr", at: arguments[0].span)
+    let r = try integer(y, "nPr", at: arguments[1].span)
+    guard !r.isNegative, !n.isNegative, r <= n else {
+      throw Diagnostic(
+        "nPr needs whole numbers n ≥ r ≥ 0", at: SourceSpan(arguments[0].span.start, arguments[1].span.end))
+    }
+    let digits = logSize(n.doubleValue, [(n - r).doubleValue]) / M_LN10
+    if digits < Double(evaluator.digitLimit) - 1, let top = n.intValue, let count = r.intValue {
+      return .exact(Rational(BigInteger.product(top - count + 1, through: top)))
+    }
+    let nr = Real.rational(Rational(n))
+    let lnValue = (nr + Real.rational(.one)).lngamma - (nr - Real.rational(Rational(r)) + Real.rational(.one)).lngamma
+    return try evaluator.approximate(lnValue.exp, at: nameSpan)
   }
 
   // MARK: Roots
@@ -248,18 +366,6 @@ enum Functions {
   static func naturalLog(_ r: Rational) -> Double {
     let (m, e) = r.binaryParts
     return Glibc.log(m) + Double(e) * M_LN2
-  }
-
-  /// -1, 0 or 1 as `a` is below, equal to or above `b`; an error when they agree to every
-  /// digit that can be worked out.
-  static func compare(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Int {
-    if case .exact(let x) = a, case .exact(let y) = b { return x < y ? -1 : x == y ? 0 : 1 }
-    if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d { return x < y ? -1 : x == y ? 0 : 1 }
-    guard let sign = (a.real - b.real).sign else {
-      throw Diagnostic(
-        "cannot tell which is larger: they agree to every digit that can be worked out", at: span)
-    }
-    return sign
   }
 
   static func requirePositive(_ v: Value, _ name: String, at span: SourceSpan) throws(Diagnostic) {

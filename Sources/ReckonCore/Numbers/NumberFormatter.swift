@@ -18,6 +18,7 @@ public struct NumberFormatter: Sendable {
     switch value {
     case .exact(let r): format(r)
     case .multiple, .approx: "≈ " + formatApproximate(value.real)
+    case .truth(let t): t ? "true" : "false"
     }
   }
 

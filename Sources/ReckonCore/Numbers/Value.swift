@@ -6,11 +6,15 @@
 ///   exact where the result is rational (`sin(π)` is 0, `cos(π/3)` is 0.5).
 /// - `approx`: a `Real`, a recipe worked out to as many digits as are asked for, each of them
 ///   certain (printed with `≈`).
+/// - `truth`: true or false, from a comparison.
 public enum Value: Sendable, Hashable {
   case exact(Rational)
   /// r·π^pi·e^e with r ≠ 0 and the powers not both 0 (`Value.product` keeps it so).
   case multiple(Rational, Constants)
   case approx(Real)
+  /// The answer to a comparison or a test (`3 < 4`, `isprime(97)`): true or false, which is
+  /// not a number (the evaluator refuses to calculate with it).
+  case truth(Bool)
 
   /// Powers of the two constants Reckon keeps symbolically.
   public struct Constants: Sendable, Hashable {
@@ -47,13 +51,20 @@ public enum Value: Sendable, Hashable {
     return x
   }
 
-  /// The value as a recipe for its digits.
+  /// The value as a recipe for its digits. (Not for a truth: the evaluator has refused it.)
   public var real: Real {
     switch self {
     case .exact(let r): Real.rational(r)
     case .multiple(let r, let c): Value.real(r, c)
     case .approx(let x): x
+    case .truth: preconditionFailure("true and false have no digits")
     }
+  }
+
+  /// Whether this is a number (not true or false).
+  public var isNumber: Bool {
+    if case .truth = self { return false }
+    return true
   }
 
   /// The exact value, if this is a rational.
@@ -69,7 +80,7 @@ public enum Value: Sendable, Hashable {
     switch self {
     case .exact(let r): (r, Constants())
     case .multiple(let r, let c): (r, c)
-    case .approx: nil
+    case .approx, .truth: nil
     }
   }
 
@@ -79,6 +90,7 @@ public enum Value: Sendable, Hashable {
     case .exact(let r): r.isZero ? 0 : r.isNegative ? -1 : 1
     case .multiple(let r, _): r.isNegative ? -1 : 1  // π and e are positive
     case .approx(let x): x.sign
+    case .truth: nil
     }
   }
 

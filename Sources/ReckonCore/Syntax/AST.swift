@@ -13,6 +13,8 @@ public indirect enum Expr: Sendable, Hashable {
   case percent(Expr, operatorSpan: SourceSpan)
   /// `first op₁ operand₁ op₂ operand₂ …`, evaluated left to right.
   case chain(Expr, [Link])
+  /// `a < b` and the other comparisons: true or false.
+  case comparison(Expr, Comparison, Expr, operatorSpan: SourceSpan)
 
   /// One step of a chain.
   public struct Link: Sendable, Hashable {
@@ -36,6 +38,7 @@ public indirect enum Expr: Sendable, Hashable {
     case .power(let a, let b, _): a.span.union(b.span)
     case .factorial(let e, let op), .percent(let e, let op): e.span.union(op)
     case .chain(let first, let links): first.span.union(links.last?.operand.span ?? first.span)
+    case .comparison(let a, _, let b, _): a.span.union(b.span)
     }
   }
 
@@ -45,6 +48,23 @@ public indirect enum Expr: Sendable, Hashable {
     case .percent: true
     case .negate(let e, _): e.isPercentage
     default: false
+    }
+  }
+}
+
+/// The comparisons, which give true or false.
+public enum Comparison: String, Sendable, Hashable {
+  case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">=", equal = "==", notEqual = "!="
+
+  /// Whether the comparison holds when `a` is below (-1), equal to (0) or above (1) `b`.
+  public func holds(_ order: Int) -> Bool {
+    switch self {
+    case .less: order < 0
+    case .lessOrEqual: order <= 0
+    case .greater: order > 0
+    case .greaterOrEqual: order >= 0
+    case .equal: order == 0
+    case .notEqual: order != 0
     }
   }
 }

@@ -67,28 +67,36 @@ public struct Lexer {
       case "/", "\u{00F7}": kind = .slash
       case "^": kind = .caret
       case "%": kind = .percent
-      case "!": kind = .bang
+      case "!":
+        kind = followedByEquals() ? .notEqual : .bang
       case "(": kind = .leftParen
       case ")": kind = .rightParen
       case ",": kind = .comma
       case "=":
-        if position < scalars.count && scalars[position] == "=" {
-          throw Diagnostic(
-            "comparisons (==) are not supported", at: SourceSpan(start, position + 1),
-            hint: "Reckon calculates; to set a variable, write name = value")
-        }
-        kind = .equals
+        kind = followedByEquals() ? .equalEqual : .equals
+      case "<": kind = followedByEquals() ? .lessOrEqual : .less
+      case ">": kind = followedByEquals() ? .greaterOrEqual : .greater
+      case "\u{2264}": kind = .lessOrEqual
+      case "\u{2265}": kind = .greaterOrEqual
+      case "\u{2260}": kind = .notEqual
       case "\u{FFFD}":
         throw Diagnostic("invalid UTF-8 in the input", at: SourceSpan(start, position))
       default:
         throw Diagnostic(
           "unexpected character \(Lexer.describe(c))", at: SourceSpan(start, position),
-          hint: "operators are + - * / ^ % ! and mod")
+          hint: "operators are + - * / ^ % ! and mod; comparisons < <= > >= == !=")
       }
     }
     let span = SourceSpan(start, position)
     let spaceAfter = position < scalars.count && Lexer.isSpace(scalars[position])
     return Token(kind, span, spaceAfter: spaceAfter, index: index)
+  }
+
+  /// Takes a "=" after the character just read (`<=`, `==`, `!=`), if there is one.
+  mutating func followedByEquals() -> Bool {
+    guard position < scalars.count && scalars[position] == "=" else { return false }
+    position += 1
+    return true
   }
 
   /// The operator words `mod` and `of`.

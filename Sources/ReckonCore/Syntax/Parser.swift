@@ -75,8 +75,30 @@ public struct Parser {
 
   // MARK: Expressions
 
+  /// A comparison, or an additive expression: `a < b` is true or false. Comparisons bind
+  /// loosest of all and do not chain (`1 < 2 < 3` is an error, not a truth compared).
   public mutating func expression() throws(Diagnostic) -> Expr {
-    try additive()
+    let first = try additive()
+    guard let comparison = Parser.comparison(peek.kind) else { return first }
+    let span = advance().span
+    let second = try operand(after: span) { (p) throws(Diagnostic) in try p.additive() }
+    if Parser.comparison(peek.kind) != nil {
+      throw Diagnostic(
+        "comparisons do not chain", at: peek.span, hint: "compare two values at a time: a < b, then b < c")
+    }
+    return .comparison(first, comparison, second, operatorSpan: span)
+  }
+
+  static func comparison(_ kind: Token.Kind) -> Comparison? {
+    switch kind {
+    case .less: .less
+    case .lessOrEqual: .lessOrEqual
+    case .greater: .greater
+    case .greaterOrEqual: .greaterOrEqual
+    case .equalEqual: .equal
+    case .notEqual: .notEqual
+    default: nil
+    }
   }
 
   /// Throws unless every token has been used.
@@ -95,8 +117,8 @@ public struct Parser {
       }
       if index > 0 && tokens[index - 1].kind == .percent {
         throw Diagnostic(
-          "missing operator before this number (% means percent; for a remainder write mod)", at: t.span,
-          hint: "15% is 0.15; 7 mod 3 is 1")
+          "missing operator before this number (% means percent; for a remainder write mod or rem)", at: t.span,
+          hint: "15% is 0.15; 7 mod 2 is 1 (floored), rem(-7, 2) is -1 (truncated), idiv(7, 2) is 3")
       }
       throw Diagnostic("missing operator before this number", at: t.span, hint: "write * to multiply")
     case .equals:
@@ -284,6 +306,7 @@ public struct Parser {
     switch t.kind {
     case .star, .slash, .caret, .percent, .bang, .equals: true
     case .mod, .of: true
+    case .less, .lessOrEqual, .greater, .greaterOrEqual, .equalEqual, .notEqual: true
     default: false
     }
   }

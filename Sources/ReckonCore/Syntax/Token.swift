@@ -10,6 +10,8 @@ public struct Token: Sendable, Hashable {
     case mod, of
     case plus, minus, star, slash, caret, percent, bang
     case leftParen, rightParen, comma, equals
+    /// Comparisons: `<`, `<=` (`≤`), `>`, `>=` (`≥`), `==`, `!=` (`≠`).
+    case less, lessOrEqual, greater, greaterOrEqual, equalEqual, notEqual
     case end
   }
 

@@ -45,6 +45,8 @@ extension CalculatorMode {
         return try tip(line, from: argumentStart, in: &state)
       case "split":
         return try split(line, from: argumentStart, in: &state)
+      case "factor":
+        return try factor(line, from: argumentStart, in: &state)
       case "profile":
         return try profile(words, in: &state)
       case "stats":
@@ -100,6 +102,7 @@ extension CalculatorMode {
   /// as many of its digits as that takes.
   func exactAmount(_ value: Value, at span: SourceSpan) throws(Diagnostic) -> Rational {
     if case .exact(let r) = value { return r }
+    guard value.isNumber else { throw Diagnostic("the amount must be a number, not true or false", at: span) }
     switch value.real.exactly(maxBits: Evaluator.maxDigits * 3, { $0.rounded(places: 2) }) {
     case .value(let cents): return cents
     case .tooLarge: throw Diagnostic("the amount is too large to round to the cent", at: span)
@@ -405,6 +408,42 @@ extension CalculatorMode {
     let people = ways == 1 ? "1 way" : "\(ways) ways"
     let what = (tokens.isEmpty ? "ans " : "") + Money.format(cents: split.totalCents)
     return Reply([.result("\(what) split \(people): \(split.description)")])
+  }
+
+  /// `factor [expr]`: the prime factors of a whole number (of `ans` without one).
+  func factor(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    let tokens = try argumentTokens(line, from: offset, in: state)
+    let value = try operand(tokens, orAnswerFor: "factor", at: offset, in: state)
+    let start = tokens.tokens.first.map { $0.kind == .end ? offset : $0.span.start } ?? offset
+    let span = SourceSpan(start, max(start, tokens.tokens.last?.span.start ?? start))
+    guard case .exact(let r) = value, r.isInteger else {
+      throw Diagnostic("factor needs a whole number", at: span, hint: "for example: factor 360")
+    }
+    let n = r.numerator
+    let text = n.string()
+    if n.isZero { return Reply([.result("0 has no prime factors: every prime divides it")]) }
+    if n.magnitude == 1 { return Reply([.result("\(text) has no prime factors")]) }
+    let interruption = state.interruption
+    let result = Factoring.factor(n, stop: { interruption.isRequested })
+    if interruption.isRequested { throw Interruption.diagnostic(at: span) }
+    if result.unfactored.isEmpty && result.factors.count == 1 && result.factors[0].exponent == 1 && !n.isNegative {
+      return Reply([.result("\(text) is prime")])
+    }
+    let search =
+      "trial division to \(Int(Factoring.trialLimit).grouped), then \(Factoring.defaultBudget.grouped) steps of Pollard's rho"
+    if result.factors.isEmpty && result.unfactored.count == 1 {
+      return Reply([.result("\(text) is composite, but no factor of it turned up (\(search))")])
+    }
+    var parts =
+      (n.isNegative ? ["-1"] : [])
+      + result.factors.map { $0.exponent == 1 ? $0.prime.string() : "\($0.prime)^\($0.exponent)" }
+    parts += result.unfactored.map { "\($0)" }
+    var outputs: [Output] = [.result("\(text) = " + parts.joined(separator: " × "))]
+    for part in result.unfactored {
+      outputs.append(
+        .note("\(part) is composite, but no factor of it turned up (\(search))"))
+    }
+    return Reply(outputs)
   }
 
   /// Whether a token can end an operand (a number, a name, a closing parenthesis), so that a

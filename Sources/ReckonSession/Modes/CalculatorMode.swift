@@ -167,8 +167,10 @@ public struct CalculatorMode: Sendable {
   }
 
   /// Prints `value` and makes it the last result.
+  /// Prints `value` and makes it the last result; true and false (a comparison's answer) are
+  /// printed but leave `ans` as it was, a number to go on from.
   func answer(_ value: Value, in state: inout SessionState) -> Reply {
-    state.environment.answer = value
+    if value.isNumber { state.environment.answer = value }
     return Reply([.result(state.text(of: value))])
   }
 

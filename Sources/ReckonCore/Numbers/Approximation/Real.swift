@@ -38,6 +38,9 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     case exp, ln, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, abs
     /// Γ(x) for x ≥ 2 (where it increases): n! = Γ(n + 1) past the exact-digit limit.
     case gamma
+    /// ln Γ(x) for x ≥ 1 at whole numbers (binomials past the limit): an interval there is a
+    /// point, and ln Γ increases from 2 on.
+    case lngamma
   }
 
   let kind: Kind
@@ -100,6 +103,8 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   public var absolute: Real { Real.function(.abs, self) }
   /// Γ(self), for self ≥ 2.
   public var gamma: Real { Real.function(.gamma, self) }
+  /// ln Γ(self), for whole self ≥ 1 or any self ≥ 2.
+  public var lngamma: Real { Real.function(.lngamma, self) }
   public static func atan2(_ y: Real, _ x: Real) -> Real { make(.atan2(y, x)) }
 
   /// `self` to a real power, for `self` > 0: exp(b·ln a).
@@ -190,6 +195,12 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     case .gamma:
       guard x.lo.compare(MPFR.make(p) { mpfr_set_ui($0, 2, MPFR_RNDN) }) >= 0 else { return .unbounded }
       return x.increasing(p, mpfr_gamma)
+    case .lngamma:
+      // Increasing from 2 on; below it only a single point (a whole number) is bounded.
+      guard x.lo.compare(MPFR.make(p) { mpfr_set_ui($0, 2, MPFR_RNDN) }) >= 0 || x.lo.compare(x.hi) == 0,
+        x.lo.compare(one(p)) >= 0
+      else { return .unbounded }
+      return x.increasing(p, mpfr_lngamma)
     }
   }
 

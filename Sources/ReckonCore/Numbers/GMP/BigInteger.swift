@@ -233,6 +233,24 @@ public struct BigInteger: Sendable {
     return BigInteger { __gmpz_fac_ui($0, UInt(n)) }
   }
 
+  /// The product lo·(lo+1)·…·hi (1 when lo > hi), by halves so that the big multiplications
+  /// stay balanced. The caller bounds the size first.
+  public static func product(_ lo: Int, through hi: Int) -> BigInteger {
+    if lo > hi { return .one }
+    if hi - lo < 32 {
+      return BigInteger { z in
+        __gmpz_set_si(z, lo)
+        var k = lo
+        while k < hi {
+          k += 1
+          __gmpz_mul_si(z, z, k)
+        }
+      }
+    }
+    let mid = lo + (hi - lo) / 2
+    return product(lo, through: mid) * product(mid + 1, through: hi)
+  }
+
   /// The binomial coefficient C(self, k), k ≥ 0 (for any integer self, as GMP defines it).
   public func binomial(_ k: Int) -> BigInteger {
     precondition(k >= 0)
