@@ -46,9 +46,11 @@ public struct SessionState: Sendable {
   static let maxUnsaved = 10_000
   /// Asked during long calculations: the executable makes it Ctrl-C.
   public var interruption = Interruption.never
-  /// The most digits a result may have (the fuzzer lowers it, to spend its time on logic
-  /// rather than on big multiplications).
+  /// The most digits a result may have, and an approximation may show (the fuzzer lowers it,
+  /// to spend its time on logic rather than on big multiplications).
   public var digitLimit = Evaluator.maxDigits
+  /// How many steps of Pollard's rho `factor` may take (the fuzzer lowers it too).
+  public var factorSteps = Factoring.defaultBudget
   /// Where `quiz load FILE` reads; nil when the session may read no files.
   public var files: (any FileSource)?
   /// The trivia bank built in (the daily challenges come from it); tests give their own.
@@ -89,7 +91,7 @@ public struct SessionState: Sendable {
   /// How values print with `digits` (the formatter's default when nil), none printed in full
   /// beyond the session's digit limit.
   private func formatter(digits: Int?) -> NumberFormatter {
-    var formatter = digits.map { NumberFormatter(digits: $0) } ?? NumberFormatter()
+    var formatter = digits.map { NumberFormatter(digits: min($0, digitLimit)) } ?? NumberFormatter()
     formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
     return formatter
   }

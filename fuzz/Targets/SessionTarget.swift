@@ -45,6 +45,7 @@ enum SessionTarget {
     var session = Session(clock: clock, random: SeededRandom(seed: 7), store: nil, profile: "fuzz")
     session.state.files = files
     session.state.digitLimit = ExpressionTarget.digitLimit
+    session.state.factorSteps = 20_000
     _ = session.restoreSettings()
     var variablesWhenLeft: [String: Value]?
     for (index, slice) in bytes.split(separator: 10, omittingEmptySubsequences: false).enumerated() {

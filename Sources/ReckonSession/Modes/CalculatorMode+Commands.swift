@@ -424,7 +424,7 @@ extension CalculatorMode {
     if n.isZero { return Reply([.result("0 has no prime factors: every prime divides it")]) }
     if n.magnitude == 1 { return Reply([.result("\(text) has no prime factors")]) }
     let interruption = state.interruption
-    let result = Factoring.factor(n, stop: { interruption.isRequested })
+    let result = Factoring.factor(n, budget: state.factorSteps, stop: { interruption.isRequested })
     if interruption.isRequested { throw Interruption.diagnostic(at: span) }
     if result.unfactored.isEmpty && result.factors.count == 1 && result.factors[0].exponent == 1 && !n.isNegative {
       return Reply([.result("\(text) is prime")])
