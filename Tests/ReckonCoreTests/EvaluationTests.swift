@@ -141,7 +141,7 @@ import Testing
   ]
 
   static let all =
-    numbers + arithmetic + unicodeAndAliases + powers + factorials + percent + implicitMultiplication + modulo
+    numbers + bases + arithmetic + unicodeAndAliases + powers + factorials + percent + implicitMultiplication + modulo
     + functions + approximations + mixed
 
   @Test(arguments: all)
@@ -164,6 +164,18 @@ import Testing
       calculate("2^-100")
         == "0.0000000000000000000000000000007888609052210118054117285652827862296732064351090230047702789306640625")
   }
+
+  /// Numbers written in other bases (values from Python's int(text, base)).
+  static let bases: [(String, String)] = [
+    ("0xff", "255"), ("0XFF", "255"), ("0xFf", "255"), ("0o17", "15"), ("0O17", "15"), ("0b1010", "10"),
+    ("0B1010", "10"), ("0xffff_ffff", "4294967295"), ("0b1010_1010", "170"), ("0o7_7_7", "511"), ("0x0", "0"),
+    ("0x00ff", "255"), ("0x1.8", "1.5"), ("0b0.1", "0.5"), ("0o0.4", "0.5"), ("0x0.1", "0.0625"),
+    ("0b0.0001", "0.0625"), ("0xA.A", "10.625"), ("-0x10", "-16"), ("0x10^2", "256"), ("2*0x10", "32"),
+    ("0x10 mod 0b11", "1"), ("0b11!", "6"), ("0x10%", "0.16"), ("0xa + 0xA", "20"), ("1/0x3", "0.3333333333…"),
+    ("0xff pi", "≈ 801.1061267"), ("0xFFFFFFFFFFFFFFFFFFFFFFFF", "79228162514264337593543950335"),
+    ("0b" + String(repeating: "1", count: 64), "18446744073709551615"),
+    ("0o1777777777777777777777", "18446744073709551615"), ("0x7fffffffffffffff + 1", "9223372036854775808"),
+  ]
 
   @Test(arguments: [(5, "0.33333…"), (20, "0.33333333333333333333…"), (1, "0.3…")])
   func digitsSetting(_ digits: Int, _ expected: String) {
