@@ -325,7 +325,7 @@ extension CalculatorMode {
     var text = "tip \(Money.format(cents: tip.tipCents))  total \(Money.format(cents: tip.totalCents))"
     if roundUp && tip.roundedUp.totalCents != tip.totalCents {
       tip = tip.roundedUp
-      let effective = NumberFormatter(digits: 3).format(tip.percent.rounded(places: 2))
+      let effective = NumberFormatter(digits: 20).format(tip.percent.rounded(places: 2))
       text =
         "tip \(Money.format(cents: tip.tipCents)) (\(effective)%, rounded up)  total \(Money.format(cents: tip.totalCents))"
     }
