@@ -72,6 +72,10 @@ import Testing
     ("0b1. + 1", 4, "a point in a binary number must have digits after it"),
     ("0x1.g", 5, "'g' is not a hexadecimal digit"),
     ("0x1.8.1", 6, "missing operator before this number"),
+    // A conversion ends a line; in an expression it is misplaced.
+    ("(255 to hex)", 6, "'to' converts a whole line: write it at the end, after the whole expression"),
+    ("sqrt(4 to hex)", 8, "'to' converts a whole line: write it at the end, after the whole expression"),
+    ("2 + to", 5, "'to' converts a whole line: write it at the end, after the whole expression"),
     ("0.1+0.2==0.3", 8, "comparisons (==) are not supported"),
     ("3 × 4 × × 2", 9, "expected a number, a name or '(' here, found '×'"),
     ("sqrt 4", 6, "sqrt needs parentheses: write sqrt(4)"),
