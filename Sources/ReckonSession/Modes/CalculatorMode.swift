@@ -242,10 +242,20 @@ public struct CalculatorMode: Sendable {
       let levels = Difficulty.allCases.map(\.rawValue) + ["count"]
       return (words.count == 1 ? ["categories", "load"] : []) + levels + categoryWords
     }
+    if words.last == "to" && words.count >= 1 && words.first != "help" {
+      return Conversion.Target.words
+    }
+    if words.count == 2 && words[0] == "set" {
+      switch words[1] {
+      case "format": return ["auto", "fixed", "sci", "eng"]
+      case "separators": return ["on", "off"]
+      default: break
+      }
+    }
     if words.count == 1 {
       switch words[0] {
       case "help": return Command.all.map(\.name) + Help.topics + Builtins.functionNames
-      case "set": return ["digits", "tips"]
+      case "set": return CalculatorMode.settingNames
       case "stats": return ["drill", "quiz", "anagram", "personality"]
       case "anagram": return AnagramLevels.defaults.map(\.name) + ["levels"]
       case "daily": return Difficulty.allCases.map(\.rawValue)
