@@ -237,14 +237,15 @@ public struct NumberFormatter: Sendable {
     return out
   }
 
-  /// A value that `exactDecimal` does not give, with `digits` significant digits and `…`.
+  /// A value longer than `digits` significant digits (or one that never ends), cut there and
+  /// marked `…`.
   public func shortened(_ r: Rational) -> String {
     if case .small(let n, let d) = r.storage, let text = smallTruncated(n, UInt64(d)) { return text }
     return (r.isNegative ? "-" : "") + truncated(r.numerator.magnitude, r.denominator.magnitude)
   }
 
-  /// An integer or a terminating decimal (of at most `maxExactPlaces` places) in full: the text
-  /// that does not depend on `digits`. nil for the values that `digits` cuts short.
+  /// An integer or a terminating decimal (of at most `maxExactPlaces` places) in full, whatever
+  /// `digits` says (what `full` shows); nil for a value whose decimals do not end.
   public func exactDecimal(_ r: Rational) -> String? {
     if case .small(let n, let d) = r.storage {
       if d == 1 { return String(n) }
