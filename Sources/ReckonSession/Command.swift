@@ -42,11 +42,37 @@ public struct Command: Sendable, Hashable {
       name: "mc", aliases: [], usage: "mc", summary: "clear memory",
       details: "Sets the memory register back to empty."),
     Command(
-      name: "set", aliases: [], usage: "set digits N | set tips P…", summary: "change a setting",
+      name: "full", aliases: [], usage: "full [expr]", summary: "show ans (or expr) in full",
       details: """
-        set            show the settings
-        set digits N   digits for results that do not end (1 to 10,000; default 10)
-        set tips P…    the percentages of a tip table (1 to 8; default 10 15 18 20)
+        full          ans with every digit, whatever set digits and set format say
+        full 1/8      the value of an expression in full (it becomes ans)
+        An integer or a decimal that ends: every digit (10000*1.07^30 prints
+        76122.55042…, and full then shows all 60 of its decimals). A value
+        whose decimals repeat forever: its fraction, and its decimals with the
+        repeating part in brackets: full 1/6 is 1/6 = 0.1[6] (up to 10,000
+        decimals). A multiple of π or e: its exact form, 2π ≈ 6.283185307.
+        An approximation (≈) has no full form: set digits N shows more digits.
+        """),
+    Command(
+      name: "set", aliases: [], usage: "set [setting] [value]", summary: "change a setting",
+      details: """
+        set                    show the settings
+        set digits N           significant digits for results that are cut or
+                               approximate (1 to 10,000; default 10)
+        set tips P…            the percentages of a tip table (1 to 8; default
+                               10 15 18 20)
+        set format auto        decimals in full when they fit the digits, else
+                               cut with … (the default)
+        set format fixed N     N decimals (0 to 1,000), rounded half away from
+                               zero; a rounded value is marked ≈ (fixed 2 for
+                               money: 1896.2 is 1896.20, 2/3 is ≈ 0.67)
+        set format sci         scientific: 1896.2 is 1.896200000e3
+        set format eng         engineering: the exponent a multiple of 3,
+                               18962.5 is 18.96250000e3
+        set separators on|off  group digits in threes: 1,234,567.5 (off by
+                               default; results with commas do not read back)
+        Integers always print in full, as integers, in every format.
+        Settings are saved for your profile.
         """),
     Command(
       name: "tip", aliases: [], usage: "tip [amount] [P%] [split N] [round]",

@@ -3,7 +3,7 @@ import ReckonCore
 /// The text of `help` and `help TOPIC`.
 public enum Help {
   /// Topics beyond command and function names.
-  public static let topics = ["functions", "operators", "percent", "numbers", "keys", "variables"]
+  public static let topics = ["functions", "operators", "percent", "numbers", "conversions", "keys", "variables"]
 
   /// Help for a topic, a command or a function; the overview when `topic` is nil.
   public static func text(for topic: String?) -> [String] {
@@ -26,6 +26,8 @@ public enum Help {
       return ["Functions (angles in radians):\n" + lines.joined(separator: "\n") + "\nConstants: pi (π), e"]
     case "percent": return [percent]
     case "numbers": return [numbers]
+    case "conversions", "to", "hex", "oct", "bin", "base", "fraction", "bases": return [conversions]
+    case "format", "separators", "digits", "tips": return text(for: "set")
     case "keys": return [keys]
     case "variables": return [variables]
     default:
@@ -46,12 +48,13 @@ public enum Help {
       Type an expression and press Enter: 2+3*4, 2^100, 1/3, sqrt(2), 15% of 80.
       Variables: x = 3*4, then x/2. ans (or _) is the last result; a line that
       starts with an operator continues from it: * 2, / 3, - 5 (with a space;
-      -5 is minus five).
+      -5 is minus five). A line ending in to hex, to bin, to fraction… shows
+      its result another way: 255 to hex is 0xff. full shows every digit.
 
       Commands:
       \(commands.joined(separator: "\n"))
 
-      More: help functions, operators, percent, numbers, variables, keys
+      More: help functions, operators, percent, numbers, conversions, variables, keys
       """
   }
 
@@ -80,15 +83,40 @@ public enum Help {
 
   static let numbers = """
     Numbers are exact: 0.1+0.2 is 0.3, 1/3*3 is 1, and 2^200 and 100! print
-    every digit. A result that does not end prints 10 significant digits, cut
-    (not rounded), then … to show that more follow; the whole-number part is
-    never cut. set digits N asks for more or fewer.
+    every digit. Other results print at most 10 significant digits: a decimal
+    longer than that (1/3, or 10000*1.07^30 with its 60 decimals) is cut, not
+    rounded, and … shows that more follow; the whole-number part is never cut.
+    The value stays exact: full shows every digit (full 1/6 is 1/6 = 0.1[6],
+    the digits in brackets repeating forever). set digits N asks for more or
+    fewer; set format fixed 2, sci or eng writes them another way (help set).
     Multiples of pi and e stay exact: (3pi)/(2pi) is 1.5, sin(pi) is 0,
     cos(pi/3) is 0.5. Other irrational results (sqrt(2), ln 2, sin 1) are
     approximations, marked ≈, with as many digits as set digits asks (up to
     10,000), every digit certain and the last correctly rounded.
-    Write numbers as 42, 3.14, .5, 1e3, 1_000_000. help operators has the rest.
+    Write numbers as 42, 3.14, .5, 1e3, 1_000_000, or in another base: 0xff
+    (hexadecimal), 0o17 (octal), 0b1010 (binary), 0xffff_ffff, 0x1.8 (1.5).
+    help conversions shows results in other bases; help operators the rest.
     Results over 1,000,000 digits are approximated (9^9^9 ≈ 4.28…e369693099).
+    """
+
+  static let conversions = """
+    End a line with to and a form to see its result that way; ans stays the
+    number, and to alone (to hex) converts ans.
+      255 to hex         0xff             (0xff typed in is 255 again)
+      255 to oct         0o377
+      255 to bin         0b11111111
+      255 to base 3      100110 (base 3)  any base from 2 to 36
+      -255 to hex        -0xff
+      0.5 to bin         0b0.1            in full when it ends in that base
+      0.1 to bin         0b0.0001100110011…
+                                          else cut at the digits setting, and …
+      sqrt(2) to hex     ≈ 0x1.6a09e667f  approximations: correctly rounded
+      0.75 to fraction   3/4              exact values only: pi to fraction
+                                          is an error; round(pi, 4) to
+                                          fraction is 3927/1250
+      0.125 to percent   12.5%
+    With set separators on, digits in other bases are grouped in fours with _,
+    as they may be typed: 0xffff_ffff.
     """
 
   static let keys = """

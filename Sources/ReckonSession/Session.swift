@@ -142,6 +142,7 @@ public struct Session: Sendable {
       candidates += Builtins.functionNames.map { $0 + "(" } + Builtins.constantNames
       candidates += state.environment.variables.keys
       if state.environment.answer != nil { candidates.append("ans") }
+      candidates.append("to")  // 255 to hex; to hex alone converts ans
     }
     return Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted()
   }

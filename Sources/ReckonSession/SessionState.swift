@@ -83,25 +83,23 @@ public struct SessionState: Sendable {
     self.profileName = LazyName(profile)
   }
 
-  /// How values print, with the profile's digits.
+  /// How values print: the profile's digits, format and separators.
   public var formatter: NumberFormatter {
-    mutating get { formatter(digits: settings.digits) }
+    mutating get {
+      // (No more digits than the session's limit: the fuzzer lowers it.)
+      var formatter = NumberFormatter(digits: min(settings.digits, digitLimit))
+      formatter.style = settings.format
+      formatter.separators = settings.separators
+      formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
+      return formatter
+    }
   }
 
-  /// How values print with `digits` (the formatter's default when nil), none printed in full
-  /// beyond the session's digit limit.
-  private func formatter(digits: Int?) -> NumberFormatter {
-    var formatter = digits.map { NumberFormatter(digits: min($0, digitLimit)) } ?? NumberFormatter()
-    formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
-    return formatter
-  }
-
-  /// A value as it prints. Integers and terminating decimals print in full whatever the
-  /// digits setting says (so any digits will do for them), and only the other values read
-  /// the settings.
+  /// A value as it prints. An integer of at most three digits prints the same whatever the
+  /// settings say, so only other values read them (`reckon -e 2+2` never opens the database).
   public mutating func text(of value: Value) -> String {
-    guard case .exact(let r) = value else { return formatter.format(value) }
-    return formatter(digits: nil).exactDecimal(r) ?? formatter.shortened(r)
+    if case .exact(let r) = value, let text = NumberFormatter.settingsFree(r) { return text }
+    return formatter.format(value)
   }
 
   // MARK: Trivia questions

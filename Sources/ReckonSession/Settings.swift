@@ -8,6 +8,10 @@ public struct Settings: Sendable, Hashable {
   public var tipPresets: [Rational] = [10, 15, 18, 20]
   /// The drill options used last: `drill` alone repeats them.
   public var drill = DrillOptions()
+  /// How non-integers are written (`set format`).
+  public var format = NumberFormatter.Style.automatic
+  /// Whether digits are grouped in threes with commas (`set separators`).
+  public var separators = false
 
   public static let digitsRange = 1...10_000
 
@@ -18,6 +22,8 @@ public struct Settings: Sendable, Hashable {
     [
       "digits": String(digits),
       "drill": drill.arguments,
+      "format": format.name,
+      "separators": separators ? "on" : "off",
       "tips": tipPresets.map { NumberFormatter().format($0) }.joined(separator: " "),
     ]
   }
@@ -30,6 +36,8 @@ public struct Settings: Sendable, Hashable {
       let presets = text.split(separator: " ").compactMap { Self.percentage(String($0)) }
       if (1...8).contains(presets.count) && presets.count == text.split(separator: " ").count { tipPresets = presets }
     }
+    if let text = stored["format"], let style = NumberFormatter.Style(name: text) { format = style }
+    if let text = stored["separators"], ["on", "off"].contains(text) { separators = text == "on" }
     if let text = stored["drill"],
       let options = try? DrillOptions().applying(text.split(separator: " ").map(String.init))
     {

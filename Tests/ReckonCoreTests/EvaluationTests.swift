@@ -57,7 +57,7 @@ import Testing
     ("84^11", "1469170321634239709184"), ("(-3)^41", "-36472996377170786403"), ("(-7)^23", "-27368747340080916343"),
     ("99^12", "886384871716129280658801"), ("2^127", "170141183460469231731687303715884105728"),
     ("2^128-1", "340282366920938463463374607431768211455"),
-    ("(-2/7)^-33", "-900006121921754037.511662394623272120952606201171875"),
+    ("(-2/7)^-33", "-900006121921754037.5…"),
     ("e^0", "1"), ("e^1", "≈ 2.718281828"), ("pi^0", "1"), ("10^0", "1"), ("-2^-2", "-0.25"),
     ("2^3!", "64"), ("3^2^0", "3"), ("(1+1)^(1+1)", "4"),
   ]
@@ -99,7 +99,7 @@ import Testing
     ("abs(-5)", "5"), ("abs(5)", "5"), ("abs(-1/3)", "0.3333333333…"), ("abs(0)", "0"),
     ("round(2.5)", "3"), ("round(-2.5)", "-3"), ("round(2.4)", "2"), ("round(2.675, 2)", "2.68"),
     ("round(1234.5678, -2)", "1200"), ("round(1/3, 3)", "0.333"), ("round(pi, 2)", "3.14"),
-    ("round(sqrt(2), 30)", "1.41421356237309504880168872421"), ("round(pi*1e20)", "314159265358979323846"),
+    ("round(sqrt(2), 30)", "1.414213562…"), ("round(pi*1e20)", "314159265358979323846"),
     ("round(-0.5)", "-1"), ("round(0.125, 2)", "0.13"), ("round(5)", "5"),
     ("floor(2.7)", "2"), ("floor(-2.5)", "-3"), ("floor(3)", "3"), ("ceil(2.1)", "3"),
     ("ceil(-2.5)", "-2"), ("ceil(4)", "4"), ("floor(pi)", "3"), ("ceil(e)", "3"),
@@ -141,7 +141,8 @@ import Testing
   ]
 
   static let all =
-    numbers + arithmetic + unicodeAndAliases + powers + factorials + percent + implicitMultiplication + modulo
+    numbers + bases + longDecimals + arithmetic + unicodeAndAliases + powers + factorials + percent
+    + implicitMultiplication + modulo
     + functions + approximations + mixed
 
   @Test(arguments: all)
@@ -160,14 +161,51 @@ import Testing
     #expect(hundred.hasSuffix("000000000000000000000000"))
     #expect(calculate("2^200").count == 61)
     #expect(calculate("1000!").count == 2568)
+    // A terminating decimal longer than the digits setting is cut; full shows every digit.
+    #expect(calculate("2^-100") == "7.888609052…e-31")
     #expect(
-      calculate("2^-100")
+      calculateFull("2^-100")
         == "0.0000000000000000000000000000007888609052210118054117285652827862296732064351090230047702789306640625")
+    #expect(calculateFull("round(sqrt(2), 30)") == "1.41421356237309504880168872421")
+    #expect(calculateFull("(-2/7)^-33") == "-900006121921754037.511662394623272120952606201171875")
   }
+
+  /// Numbers written in other bases (values from Python's int(text, base)).
+  static let bases: [(String, String)] = [
+    ("0xff", "255"), ("0XFF", "255"), ("0xFf", "255"), ("0o17", "15"), ("0O17", "15"), ("0b1010", "10"),
+    ("0B1010", "10"), ("0xffff_ffff", "4294967295"), ("0b1010_1010", "170"), ("0o7_7_7", "511"), ("0x0", "0"),
+    ("0x00ff", "255"), ("0x1.8", "1.5"), ("0b0.1", "0.5"), ("0o0.4", "0.5"), ("0x0.1", "0.0625"),
+    ("0b0.0001", "0.0625"), ("0xA.A", "10.625"), ("-0x10", "-16"), ("0x10^2", "256"), ("2*0x10", "32"),
+    ("0x10 mod 0b11", "1"), ("0b11!", "6"), ("0x10%", "0.16"), ("0xa + 0xA", "20"), ("1/0x3", "0.3333333333…"),
+    ("0xff pi", "≈ 801.1061267"), ("0xFFFFFFFFFFFFFFFFFFFFFFFF", "79228162514264337593543950335"),
+    ("0b" + String(repeating: "1", count: 64), "18446744073709551615"),
+    ("0o1777777777777777777777", "18446744073709551615"), ("0x7fffffffffffffff + 1", "9223372036854775808"),
+  ]
+
+  /// The automatic format: a terminating decimal prints in full when it fits the digits
+  /// setting (at least one decimal, the integer part never cut), else cut and marked `…`
+  /// (digits worked out with Python's Fraction and Decimal).
+  static let longDecimals: [(String, String)] = [
+    ("10000*1.07^30", "76122.55042…"), ("1.0000000001", "1.000000000…"), ("0.1234567891", "0.1234567891"),
+    ("0.12345678901", "0.1234567890…"), ("123456789012.5", "123456789012.5"), ("123456789012.25", "123456789012.2…"),
+    ("0.0000000012345", "0.0000000012345"), ("1e-30", "0.000000000000000000000000000001"),
+    ("0.000000000123456789012", "1.234567890…e-10"), ("-1.23456789012", "-1.234567890…"),
+    ("2^-20", "0.0000009536743164…"), ("2^-10", "0.0009765625"), ("1.07^3", "1.225043"), ("1.07^5", "1.402551730…"),
+  ]
 
   @Test(arguments: [(5, "0.33333…"), (20, "0.33333333333333333333…"), (1, "0.3…")])
   func digitsSetting(_ digits: Int, _ expected: String) {
     #expect(calculate("1/3", digits: digits) == expected)
+  }
+
+  /// Terminating decimals follow the digits setting too; integers never do.
+  @Test(arguments: [
+    ("0.125", 2, "0.12…"), ("0.125", 3, "0.125"), ("1.5", 1, "1.5"), ("12.25", 1, "12.2…"), ("0.5", 1, "0.5"),
+    ("2^70", 1, "1180591620717411303424"), ("-0.0625", 2, "-0.062…"), ("10000*1.07^30", 20, "76122.550426620292066…"),
+    ("10000*1.07^30", 65, "76122.55042662029206648128983778031607830320888857736765034249"),
+  ])
+  func digitsSettingCutsLongDecimals(_ input: String, _ digits: Int, _ expected: String) {
+    #expect(calculate(input, digits: digits) == expected, "\(input)")
   }
 
   /// Approximations give every digit asked for, correctly rounded (values from mpmath).

@@ -50,10 +50,13 @@ import Testing
     }
   }
 
-  /// Printing an exact, terminating result and reading it back gives the same value.
+  /// A terminating result in full (`full`) reads back as the same value; printed in the
+  /// automatic format it is the same text when it fits the digits setting, and otherwise its
+  /// first digits, cut (not rounded) and marked `…`.
   @Test func printedExactResultsReadBack() throws {
     var rng = Generator(state: 3)
     let formatter = ReckonCore.NumberFormatter()
+    var cut = 0
     for _ in 0..<5000 {
       let numerator =
         BigInteger(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
@@ -62,11 +65,22 @@ import Testing
         BigInteger.power(2, Int.random(in: 0...80, using: &rng))
         * BigInteger.power(5, Int.random(in: 0...40, using: &rng))
       let value = Rational(numerator: numerator, denominator: denominator)
+      guard case .text(let full) = formatter.full(.exact(value)) else {
+        Issue.record("no full text for \(value)")
+        continue
+      }
+      #expect(!full.contains("…"))
+      let back = try Evaluator().evaluate(Parser.parseExpression(full), in: Environment())
+      #expect(back == .exact(value), "\(full)")
       let text = formatter.format(value)
-      #expect(!text.contains("…"))
-      let back = try Evaluator().evaluate(Parser.parseExpression(text), in: Environment())
-      #expect(back == .exact(value), "\(text)")
+      if !text.hasSuffix("…") && !text.contains("e") {
+        #expect(text == full)
+      } else if !text.contains("e") {
+        cut += 1
+        #expect(full.hasPrefix(text.dropLast()) && full.count > text.count - 1, "\(text) is not the start of \(full)")
+      }
     }
+    #expect(cut > 100)
   }
 
   /// Int64 fast path and GMP agree: arithmetic near the overflow boundary is exact.
@@ -113,41 +127,35 @@ import Testing
     #expect(Money.format(r) == expected)
   }
 
-  /// `exactDecimal` gives a value's text exactly when the digits setting cannot change it (the
-  /// session prints such values without reading the settings): then it is what `format` prints
-  /// at any number of digits; otherwise 3 and 200 digits print differently (the values here have
-  /// integer parts under 200 digits).
-  @Test func exactDecimalIsTheTextThatNoDigitsSettingChanges() {
+  /// The text `settingsFree` gives (the session prints it without reading the settings) is
+  /// what every digits setting, format and separators setting prints; it is given for small
+  /// integers only. Other integers print in full in every format (separators only group them).
+  @Test func settingsFreeTextIsWhatEverySettingPrints() {
     var rng = Generator(state: 7)
-    var limited = ReckonCore.NumberFormatter(digits: 3)
-    limited.maxExactPlaces = 40
-    for round in 0..<6000 {
-      // Denominators made of 2s and 5s (terminating), of other primes too, and past one word.
-      let twos = Int.random(in: 0...70, using: &rng)
-      let fives = Int.random(in: 0...(round % 3 == 0 ? 40 : 3), using: &rng)
-      let other = [1, 1, 1, 3, 7, 9, 11, 1_000_003][round % 8]
-      let denominator = BigInteger.power(2, twos) * BigInteger.power(5, fives) * BigInteger(other)
-      var numerator = BigInteger(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
-      if round % 5 == 0 { numerator = numerator * BigInteger.power(10, Int.random(in: 1...30, using: &rng)) }
-      let r = Rational(numerator: numerator, denominator: denominator)
-      for base in [ReckonCore.NumberFormatter(digits: 10), limited] {
-        var few = base
-        few.digits = 3
-        var many = base
-        many.digits = 200
-        if let text = base.exactDecimal(r) {
-          #expect(text == few.format(r) && text == many.format(r), "\(numerator)/\(denominator)")
-        } else {
-          #expect(few.format(r) != many.format(r), "\(numerator)/\(denominator)")
+    let styles: [ReckonCore.NumberFormatter.Style] = [.automatic, .fixed(0), .fixed(2), .scientific, .engineering]
+    for round in 0..<3000 {
+      let r: Rational =
+        switch round % 3 {
+        case 0: Rational(Int.random(in: -1500...1500, using: &rng))
+        case 1: Rational(BigInteger(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng)))
+        default: Rational(Int64.random(in: -10_000...10_000, using: &rng), Int64.random(in: 1...64, using: &rng))
+        }
+      let free = ReckonCore.NumberFormatter.settingsFree(r)
+      #expect((free != nil) == (r.isInteger && r.magnitude < 1000), "\(r)")
+      for style in styles {
+        for separators in [false, true] {
+          var formatter = ReckonCore.NumberFormatter(digits: Int.random(in: 1...30, using: &rng))
+          formatter.style = style
+          formatter.separators = separators
+          let text = formatter.format(r)
+          if let free { #expect(text == free, "\(r) in \(style.name)") }
+          if r.isInteger {
+            #expect(text.filter { $0 != "," } == r.numerator.string(), "\(r) in \(style.name)")
+            #expect(text.contains(",") == (separators && r.magnitude >= 1000), "\(text)")
+          }
         }
       }
     }
-    #expect(ReckonCore.NumberFormatter().exactDecimal(Rational(1, 3)) == nil)
-    #expect(ReckonCore.NumberFormatter().exactDecimal(Rational(-5, 8)) == "-0.625")
-    #expect(
-      ReckonCore.NumberFormatter().exactDecimal(Rational(BigInteger.power(10, 30))) == "1"
-        + String(repeating: "0", count: 30))
-    #expect(limited.exactDecimal(Rational(numerator: 1, denominator: BigInteger.power(2, 41))) == nil)
   }
 }
 

@@ -12,6 +12,19 @@ func calculate(_ input: String, digits: Int = 10, env: Environment = Environment
   }
 }
 
+/// Like `calculate`, but the value in full (`full`): every digit, or a refusal's reason.
+func calculateFull(_ input: String) -> String {
+  do {
+    let value = try Evaluator().evaluate(Parser.parseExpression(input), in: Environment())
+    switch NumberFormatter().full(value) {
+    case .text(let text): return text
+    case .refused(let why, _): return "refused: \(why)"
+    }
+  } catch {
+    return "error@\(error.column): \(error.message)"
+  }
+}
+
 #if canImport(Foundation)
   import Foundation
 

@@ -114,6 +114,19 @@ import Testing
     ("stats q", ["quiz"]),
     ("st", ["stats"]),
     ("2 + qu", []),
+    ("fu", ["full"]),
+    ("255 to h", ["hex"]),
+    ("255 to ", ["base", "bin", "fraction", "hex", "oct", "percent"]),
+    ("x = 2 to p", ["percent"]),
+    ("255 t", ["tan(", "tanh(", "tau", "to", "trunc("]),
+    ("t", ["tan(", "tanh(", "tau", "tip", "to", "trunc("]),
+    ("set ", ["digits", "format", "separators", "tips"]),
+    ("set f", ["format"]),
+    ("set format ", ["auto", "eng", "fixed", "sci"]),
+    ("set format f", ["fixed"]),
+    ("set separators o", ["off", "on"]),
+    ("help co", ["conversions", "cos", "cosh"]),
+    ("help fu", ["full", "functions"]),
   ])
   func completes(_ text: String, _ expected: [String]) {
     var session = testSession()

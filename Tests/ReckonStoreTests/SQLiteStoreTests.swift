@@ -282,32 +282,42 @@ import Testing
     #expect(next.handle("1/3").outputs == [.result("0.33333…")])
   }
 
-  /// A script's session reads the settings when a line first needs them: `2+2`, a terminating
-  /// decimal and a big integer print the same whatever they say, so the database is not
-  /// opened (nor the profile worked out); `1/3` reads the saved digits.
+  /// A script's session reads the settings when a line first needs them: `2+2` and any integer
+  /// of up to three digits print the same whatever they say, so the database is not opened (nor
+  /// the profile worked out); a terminating decimal (cut to the digits, written in the format)
+  /// and a longer integer (grouped by the separators setting) read the saved settings.
   @Test func settingsAreReadWhenALineFirstNeedsThem() throws {
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     var first = Session(
       clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
-    #expect(first.handle("set digits 5").outputs == [.note("digits: 5")])
+    #expect(first.handle("set digits 2").outputs == [.note("digits: 2")])
+    #expect(first.handle("set separators on").outputs == [.note("separators: on")])
     let lookups = Mutex(0)
     let profile: @Sendable () -> String = {
       lookups.withLock { $0 += 1 }
       return "ada"
     }
-    let store = LazyStore(path: path)
-    var session = Session(clock: ManualClock(), random: SeededRandom(seed: 1), store: store, lazyProfile: profile)
+    func script() -> (Session, LazyStore) {
+      let store = LazyStore(path: path)
+      return (Session(clock: ManualClock(), random: SeededRandom(seed: 1), store: store, lazyProfile: profile), store)
+    }
+    var (session, store) = script()
     #expect(session.handle("2+2").outputs == [.result("4")])
-    #expect(session.handle("x = 2^70 / 1024").outputs == [.result("1152921504606846976")])
-    #expect(session.handle("1/8").outputs == [.result("0.125")])
+    #expect(session.handle("x = 2^70 / 2^61 - 1000").outputs == [.result("-488")])
+    #expect(session.handle("-999").outputs == [.result("-999")])
     #expect(session.handle("mr").outputs == [.note("memory is empty")])
     #expect(lookups.withLock { $0 } == 0)
     #expect(!store.isOpen)
-    #expect(session.handle("1/3").outputs == [.result("0.33333…")])
+    #expect(session.handle("1/8").outputs == [.result("0.12…")])
     #expect(lookups.withLock { $0 } == 1)
-    #expect(session.handle("sqrt(2)").outputs == [.result("≈ 1.4142")])
+    #expect(session.handle("sqrt(2)").outputs == [.result("≈ 1.4")])
+    #expect(session.handle("2^70 / 1024").outputs == [.result("1,152,921,504,606,846,976")])
     #expect(lookups.withLock { $0 } == 1)
+    // A longer integer reads them too.
+    (session, store) = script()
+    #expect(session.handle("1000").outputs == [.result("1,000")])
+    #expect(lookups.withLock { $0 } == 2)
   }
 
   /// A temporary folder holding a `reckon.sqlite` of 8 KiB of garbage, and that file's path.

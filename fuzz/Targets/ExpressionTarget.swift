@@ -22,8 +22,11 @@ enum ExpressionTarget {
     let length = line.unicodeScalars.count
     let quick = QuickEvaluator.value(of: line, evaluator: Evaluator(digitLimit: digitLimit))
     do {
-      switch try Parser.parseLine(line, maxExponent: digitLimit) {
-      case .empty:
+      var statement = try Parser.parseLine(line, maxExponent: digitLimit)
+      var conversion: Conversion?
+      if case .converted(let inner, let to) = statement { (statement, conversion) = (inner, to) }
+      switch statement {
+      case .empty, .converted:
         return
       case .expression(let expr, _), .assignment(_, _, let expr):
         let value = try Evaluator(digitLimit: digitLimit).evaluate(expr, in: environment)
@@ -32,6 +35,7 @@ enum ExpressionTarget {
         formatter.maxExactPlaces = digitLimit
         let text = formatter.format(value)
         require(!text.isEmpty, "an empty result for \(line.debugDescription)")
+        if let conversion { convert(value, conversion, line: line) }
         guard case .exact(let r) = value, !text.contains("…") else { return }
         let back = try Evaluator().evaluate(Parser.parseExpression(text), in: Environment())
         require(back == .exact(r), "\(text) does not read back as the value of \(line.debugDescription)")
@@ -43,6 +47,32 @@ enum ExpressionTarget {
         error.span.start >= 0 && error.span.start <= length && error.span.end <= length + 1,
         "error span \(error.span) outside a line of \(length) characters: \(line.debugDescription)")
       _ = error.rendered(source: line)
+    }
+  }
+
+  /// A conversion gives text, or says why not; digits written with a prefix read back as the
+  /// value when nothing was cut.
+  static func convert(_ value: Value, _ conversion: Conversion, line: String) {
+    var formatter = NumberFormatter()
+    formatter.maxExactPlaces = digitLimit
+    let converted: Converted
+    switch conversion.target {
+    case .fraction: converted = formatter.fraction(value)
+    case .percent: converted = .text(formatter.percent(value))
+    case .hex, .oct, .bin, .base:
+      let (radix, prefix) = conversion.target.radix!
+      converted = formatter.inBase(value, radix: radix, prefix: prefix)
+    }
+    switch converted {
+    case .refused(let why, _):
+      require(!why.isEmpty, "an empty refusal for \(line.debugDescription)")
+    case .text(let text):
+      require(!text.isEmpty, "an empty conversion for \(line.debugDescription)")
+      guard case .exact(let r) = value, conversion.target.radix?.prefix != nil || conversion.target == .fraction,
+        !text.contains("…")
+      else { return }
+      let back = try? Evaluator().evaluate(Parser.parseExpression(text), in: Environment())
+      require(back == .exact(r), "\(text) does not read back as the value of \(line.debugDescription)")
     }
   }
 }

@@ -1,14 +1,65 @@
 /// Turns values into the text Reckon prints.
 ///
-/// - Exact integers and terminating decimals print exactly and in full: `0.3`, `0.0009765625`.
-/// - Other exact values print `digits` significant digits, truncated, then `…`: `0.3333333333…`.
-///   The integer part is never cut; tiny values switch to scientific notation.
-/// - Approximations print `≈ ` and `digits` significant digits, rounded half away from zero.
+/// - Integers print in full, in every style: `2^200` shows all 61 digits.
+/// - In the automatic style (the default), other exact values print at most `digits`
+///   significant digits (never cutting the integer part, and at least one decimal): a
+///   terminating decimal that fits prints in full (`0.3`, `0.0009765625`); a longer one, or one
+///   that does not end, is cut (truncated, not rounded) and marked `…`: `0.3333333333…`. Tiny
+///   ones switch to scientific notation.
+/// - `fixed(N)`: exactly N decimals, rounded half away from zero; a value that rounding
+///   changed is marked `≈`. `scientific` and `engineering`: `d.ddd…e±x` with `digits`
+///   significant digits (the exponent a multiple of 3 in engineering), cut and marked `…` when
+///   more digits follow.
+/// - Approximations print `≈ ` and `digits` significant digits, every one certain and the last
+///   correctly rounded (in the fixed style, N decimals correctly rounded).
+/// - `separators` puts a comma between each group of three digits of the integer part.
 public struct NumberFormatter: Sendable {
-  /// Significant digits for non-terminating and approximate results (`set digits N`).
+  /// Significant digits for results that are cut or approximate (`set digits N`).
   public var digits: Int
   /// Terminating decimals with more places than this print like non-terminating ones.
   public var maxExactPlaces = 1_000_000
+  /// How non-integers are written (`set format`).
+  public var style = Style.automatic
+  /// Whether the integer part's digits are grouped in threes with commas (`set separators`).
+  public var separators = false
+
+  /// The ways of writing a number that `set format` chooses from.
+  public enum Style: Sendable, Hashable {
+    /// Decimals in full when they fit the digits setting, else cut with `…`.
+    case automatic
+    /// Exactly this many decimals (0 to `maxFixedPlaces`), rounded half away from zero.
+    case fixed(Int)
+    /// `d.ddd…e±x`.
+    case scientific
+    /// `d.ddd…e±x`, `dd.dd…` or `ddd.d…` with the exponent a multiple of 3.
+    case engineering
+
+    public static let maxFixedPlaces = 1000
+
+    /// The words `set format` takes and the settings keep: `auto`, `fixed 2`, `sci`, `eng`.
+    public var name: String {
+      switch self {
+      case .automatic: "auto"
+      case .fixed(let n): "fixed \(n)"
+      case .scientific: "sci"
+      case .engineering: "eng"
+      }
+    }
+
+    /// The style `name` gives back; nil for any other text.
+    public init?(name: String) {
+      let words = name.split(separator: " ")
+      switch words.first {
+      case "auto" where words.count == 1: self = .automatic
+      case "sci" where words.count == 1: self = .scientific
+      case "eng" where words.count == 1: self = .engineering
+      case "fixed" where words.count == 2:
+        guard let n = Int(words[1]), (0...Style.maxFixedPlaces).contains(n) else { return nil }
+        self = .fixed(n)
+      default: return nil
+      }
+    }
+  }
 
   public init(digits: Int = 10) {
     self.digits = digits
@@ -17,24 +68,185 @@ public struct NumberFormatter: Sendable {
   public func format(_ value: Value) -> String {
     switch value {
     case .exact(let r): format(r)
-    case .multiple, .approx: "≈ " + formatApproximate(value.real)
+    case .multiple, .approx: grouped(approximate(value.real))
     case .truth(let t): t ? "true" : "false"
     }
   }
 
-  /// An exact rational in decimal.
+  /// An exact rational, in the formatter's style.
   public func format(_ r: Rational) -> String {
-    exactDecimal(r) ?? shortened(r)
+    if case .small(let n, 1) = r.storage { return grouped(String(n)) }
+    if r.isInteger { return grouped(r.numerator.string()) }
+    switch style {
+    case .automatic: return grouped(automatic(r))
+    case .fixed(let places): return grouped(fixed(r, places: places))
+    case .scientific: return scientific(r, engineering: false)
+    case .engineering: return scientific(r, engineering: true)
+    }
   }
 
-  /// A value that `exactDecimal` does not give, with `digits` significant digits and `…`.
+  /// The text of an integer of at most three digits (which no setting changes); nil for any
+  /// other value. A session prints these without reading its settings.
+  public static func settingsFree(_ r: Rational) -> String? {
+    guard case .small(let n, 1) = r.storage, n > -1000 && n < 1000 else { return nil }
+    return String(n)
+  }
+
+  /// An approximation, with `≈ `, in the formatter's style.
+  func approximate(_ x: Real) -> String {
+    switch style {
+    case .automatic: return "≈ " + formatApproximate(x)
+    case .fixed(let places):
+      // N decimals, correctly rounded, when both ends of an enclosure round alike; else (a value
+      // too large, or on a half) as the automatic style writes it.
+      if case .value(let q) = x.exactly(
+        maxBits: NumberFormatter.maxFixedApproximationBits, { $0.rounded(places: places) })
+      {
+        let negativeZero = q.isZero && x.sign == -1
+        return "≈ " + (negativeZero ? "-" : "") + NumberFormatter.padded(q, places: places)
+      }
+      return "≈ " + formatApproximate(x)
+    case .scientific, .engineering:
+      switch x.digits(digits) {
+      case .digits(let text, let exponent, let negative):
+        let known = text.count < digits ? " (only \(text.count) digits can be known)" : ""
+        return "≈ " + (negative ? "-" : "")
+          + NumberFormatter.mantissa(text, exponent: exponent - 1, engineering: style == .engineering, cut: false)
+          + known
+      default: return "≈ " + formatApproximate(x)
+      }
+    }
+  }
+
+  /// The largest approximation the fixed style writes out in full: about 1,200 digits.
+  static let maxFixedApproximationBits = 4096
+
+  /// A non-integer in the automatic style: in full when it terminates within the digits
+  /// shown, else cut with `…`.
+  func automatic(_ r: Rational) -> String {
+    if case .small(let n, let d) = r.storage {
+      if let text = NumberFormatter.smallTerminating(n, d) { return fits(text) ? text : shortened(r) }
+      if !NumberFormatter.terminates(UInt64(d)) { return shortened(r) }
+    }
+    return fittingDecimal(r) ?? shortened(r)
+  }
+
+  /// Whether a terminating decimal's text shows no more significant digits than `digits`
+  /// allows (and at least one decimal, whatever the integer part).
+  func fits(_ text: String) -> Bool {
+    let unsigned = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+    guard let point = unsigned.firstIndex(of: UInt8(ascii: ".")) else { return true }
+    let whole = unsigned.distance(from: unsigned.startIndex, to: point)
+    let places = unsigned.distance(from: point, to: unsigned.endIndex) - 1
+    if whole > 1 || unsigned.first != UInt8(ascii: "0") { return places <= max(digits - whole, 1) }
+    let zeros = unsigned[unsigned.index(after: point)...].prefix { $0 == UInt8(ascii: "0") }.count
+    return places - zeros <= digits
+  }
+
+  /// A terminating decimal that fits the digits shown, in full; nil for any other value.
+  func fittingDecimal(_ r: Rational) -> String? {
+    guard let (twos, fives) = NumberFormatter.twosAndFives(r.denominator) else { return nil }
+    let places = max(twos, fives)
+    guard places <= maxExactPlaces else { return nil }
+    // Cheaply ruled out: more places than digits plus the zeros after the point can take.
+    let zeros = max(0, Int(Double(r.denominator.bitWidth - r.numerator.magnitude.bitWidth + 1) * 0.30103) + 1)
+    guard places <= digits + zeros else { return nil }
+    let text = exactDecimal(r)!
+    return fits(text) ? text : nil
+  }
+
+  /// A value in `fixed(places)`: exactly `places` decimals, and `≈ ` when they are rounded.
+  func fixed(_ r: Rational, places: Int) -> String {
+    let q = r.rounded(places: places)
+    let sign = q.isZero && r.isNegative ? "-" : ""
+    return (q == r ? "" : "≈ ") + sign + NumberFormatter.padded(q, places: places)
+  }
+
+  /// A value with at most `places` decimals, written with exactly that many.
+  static func padded(_ q: Rational, places: Int) -> String {
+    var text = NumberFormatter().exactDecimal(q)!  // at most `places` (≤ 1,000) decimals
+    guard places > 0 else { return text }
+    let have = text.firstIndex(of: ".").map { text.distance(from: text.index(after: $0), to: text.endIndex) }
+    if have == nil { text += "." }
+    return text + String(repeating: "0", count: places - (have ?? 0))
+  }
+
+  /// A non-integer in scientific or engineering notation: `digits` significant digits (in
+  /// engineering at least those before the point), cut and marked `…` when more follow.
+  func scientific(_ r: Rational, engineering: Bool) -> String {
+    let num = r.numerator.magnitude
+    let den = r.denominator
+    let exponent = NumberFormatter.decimalExponent(num, den)
+    let before = engineering ? exponent - NumberFormatter.floorDiv(exponent, 3) * 3 + 1 : 1
+    let count = max(digits, before)
+    // The first `count` significant digits: ⌊|r|·10^(count − 1 − exponent)⌋.
+    let shift = count - 1 - exponent
+    let (scaledNum, scaledDen) =
+      shift >= 0 ? (num * BigInteger.power(10, shift), den) : (num, den * BigInteger.power(10, -shift))
+    let (q, rem) = scaledNum.quotientAndRemainder(dividingBy: scaledDen)
+    return (r.isNegative ? "-" : "")
+      + NumberFormatter.mantissa(q.string(), exponent: exponent, engineering: engineering, cut: !rem.isZero)
+  }
+
+  /// `d.ddd[…]e±x` (or with 2 or 3 digits before the point in engineering notation) from the
+  /// significant digits of a value whose first digit is worth 10^exponent.
+  static func mantissa(_ text: String, exponent: Int, engineering: Bool, cut: Bool) -> String {
+    let e = engineering ? floorDiv(exponent, 3) * 3 : exponent
+    let before = exponent - e + 1
+    var digits = text
+    if digits.count < before { digits += String(repeating: "0", count: before - digits.count) }
+    let cutAt = digits.index(digits.startIndex, offsetBy: before)
+    let rest = digits[cutAt...]
+    return digits[..<cutAt] + (rest.isEmpty ? "" : "." + rest) + (cut ? "…" : "") + "e" + String(e)
+  }
+
+  static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+  /// The e with 10^e ≤ num/den < 10^(e+1), for positive num and den.
+  static func decimalExponent(_ num: BigInteger, _ den: BigInteger) -> Int {
+    var e = Int(Double(num.bitWidth - den.bitWidth) * 0.30102999566398)
+    func atLeast(_ e: Int) -> Bool {  // num/den ≥ 10^e
+      e >= 0 ? num >= den * BigInteger.power(10, e) : num * BigInteger.power(10, -e) >= den
+    }
+    while !atLeast(e) { e -= 1 }
+    while atLeast(e + 1) { e += 1 }
+    return e
+  }
+
+  /// `text` with commas between the groups of three digits of its first run of digits (the
+  /// integer part), when `separators` is on.
+  public func grouped(_ text: String) -> String {
+    separators ? NumberFormatter.grouped(text, by: 3, with: ",") : text
+  }
+
+  /// `text` with `separator` between the groups of `size` digits of its first run of digits
+  /// (ASCII digits and, for other bases, letters; counted from the run's end).
+  static func grouped(_ text: String, by size: Int, with separator: Character, letters: Bool = false) -> String {
+    let chars = Array(text)
+    func isDigit(_ c: Character) -> Bool { c.isASCII && (c.isNumber || (letters && c.isLetter)) }
+    guard let start = chars.firstIndex(where: isDigit) else { return text }
+    var end = start
+    while end < chars.count && isDigit(chars[end]) { end += 1 }
+    let run = end - start
+    guard run > size else { return text }
+    var out = String(chars[..<start])
+    for (i, c) in chars[start..<end].enumerated() {
+      if i > 0 && (run - i) % size == 0 { out.append(separator) }
+      out.append(c)
+    }
+    out += String(chars[end...])
+    return out
+  }
+
+  /// A value longer than `digits` significant digits (or one that never ends), cut there and
+  /// marked `…`.
   public func shortened(_ r: Rational) -> String {
     if case .small(let n, let d) = r.storage, let text = smallTruncated(n, UInt64(d)) { return text }
     return (r.isNegative ? "-" : "") + truncated(r.numerator.magnitude, r.denominator.magnitude)
   }
 
-  /// An integer or a terminating decimal (of at most `maxExactPlaces` places) in full: the text
-  /// that does not depend on `digits`. nil for the values that `digits` cuts short.
+  /// An integer or a terminating decimal (of at most `maxExactPlaces` places) in full, whatever
+  /// `digits` says (what `full` shows); nil for a value whose decimals do not end.
   public func exactDecimal(_ r: Rational) -> String? {
     if case .small(let n, let d) = r.storage {
       if d == 1 { return String(n) }

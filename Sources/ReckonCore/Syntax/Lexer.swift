@@ -111,8 +111,12 @@ public struct Lexer {
   }
 
   /// digits [ "." [digits] ] [exponent] | "." digits [exponent]; "_" may separate digits.
+  /// `0x`, `0o` and `0b` start a number in base 16, 8 or 2 (`basedNumber`).
   mutating func number() throws(Diagnostic) -> Rational {
     let start = position
+    if scalars[position] == "0", position + 1 < scalars.count, let base = Lexer.Base(prefix: scalars[position + 1]) {
+      return try basedNumber(base)
+    }
     var mantissa = ""  // only filled once the digits no longer fit in `small`
     var small: Int64 = 0
     var digitCount = 0
@@ -171,6 +175,92 @@ public struct Lexer {
     }
     if digitCount <= 18 { return Lexer.literal(small, shift: exponent - fractionDigits) }
     return Lexer.literal(digits: mantissa, shift: exponent - fractionDigits)
+  }
+
+  /// The bases a literal may be written in, by the letter after its `0`.
+  struct Base {
+    let radix: Int
+    /// "hexadecimal", "octal", "binary".
+    let name: String
+    /// "a hexadecimal", "an octal", "a binary".
+    var aName: String { (name.first == "o" ? "an " : "a ") + name }
+    /// The digits, as an error's hint names them.
+    let digits: String
+    /// A number written in the base, for hints; and one with a digit separator.
+    let example: String
+    let separated: String
+
+    init?(prefix: Unicode.Scalar) {
+      switch prefix {
+      case "x", "X":
+        (radix, name, digits, example, separated) = (16, "hexadecimal", "0–9 and a–f", "0xff", "0xffff_ffff")
+      case "o", "O": (radix, name, digits, example, separated) = (8, "octal", "0–7", "0o17", "0o777_777")
+      case "b", "B": (radix, name, digits, example, separated) = (2, "binary", "0 and 1", "0b1010", "0b1010_1010")
+      default: return nil
+      }
+    }
+
+    /// The value of `c` as a digit of this base; nil for anything else.
+    func value(_ c: Unicode.Scalar) -> Int? {
+      guard c.isASCII, let d = BigInteger.digitValue(UInt8(c.value)), d < radix else { return nil }
+      return d
+    }
+  }
+
+  /// `0x`, `0o` or `0b` (either case), then digits of that base with "_" between two of them,
+  /// and optionally a point and more digits (`0x1.8` is 1.5): the exact value. Anything that
+  /// could continue a name right after it is a digit that does not belong (`0b102`, `0xfg`).
+  mutating func basedNumber(_ base: Base) throws(Diagnostic) -> Rational {
+    let start = position
+    position += 2
+    var digits = ""
+    var fractionDigits = 0
+    var seenPoint = false
+    func isDigit(_ i: Int) -> Bool { i >= 0 && i < scalars.count && base.value(scalars[i]) != nil }
+    while position < scalars.count {
+      let c = scalars[position]
+      if base.value(c) != nil {
+        digits.unicodeScalars.append(c)
+        if seenPoint { fractionDigits += 1 }
+      } else if c == "_" {
+        if isDigit(position - 1) && position + 1 < scalars.count && scalars[position + 1] != "_"
+          && Lexer.isNameContinue(scalars[position + 1]) && !isDigit(position + 1)
+        {
+          // "0o17_9": the digit after the separator is the mistake.
+          position += 1
+          continue
+        }
+        guard isDigit(position - 1) && isDigit(position + 1) else {
+          throw Diagnostic(
+            "a digit separator '_' must stand between two digits", at: SourceSpan(position, position + 1),
+            hint: "write \(base.separated)")
+        }
+      } else if c == "." && !seenPoint && !digits.isEmpty {
+        seenPoint = true
+        guard position + 1 < scalars.count, Lexer.isNameContinue(scalars[position + 1]) else {
+          throw Diagnostic(
+            "a point in \(base.aName) number must have digits after it", at: SourceSpan(position, position + 1),
+            hint: "for example: \(base.example).1")
+        }
+      } else if Lexer.isNameContinue(c) {
+        let multiply = !digits.isEmpty && !Lexer.isDigit(c) ? "; to multiply by a name, write * before it" : ""
+        throw Diagnostic(
+          "\(Lexer.describe(c)) is not \(base.aName) digit", at: SourceSpan(position, position + 1),
+          hint: "\(base.name) digits are \(base.digits)\(multiply)")
+      } else {
+        break
+      }
+      position += 1
+    }
+    let prefix = String(String.UnicodeScalarView(scalars[start..<start + 2]))
+    guard !digits.isEmpty else {
+      throw Diagnostic(
+        "\(prefix) starts \(base.aName) number, but no digits follow", at: SourceSpan(start, start + 2),
+        hint: "\(base.name) digits are \(base.digits), for example \(base.example)")
+    }
+    let value = BigInteger(digits: digits, radix: base.radix)!  // only digits of the base
+    if fractionDigits == 0 { return Rational(value) }
+    return Rational(numerator: value, denominator: BigInteger.power(UInt64(base.radix), fractionDigits))
   }
 
   /// The exact value of `n` times 10^shift, in machine integers when it fits.

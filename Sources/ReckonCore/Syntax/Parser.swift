@@ -45,6 +45,17 @@ public struct Parser {
 
   public mutating func parseStatement() throws(Diagnostic) -> Statement {
     if peek.kind == .end { return .empty }
+    if isTo(peek) && tokens[index + 1].kind != .equals {
+      // "to hex" alone converts the last result ("to = 1" is refused as an assignment).
+      let answer = Statement.expression(.name("ans", peek.span), continuesAnswer: true)
+      return .converted(answer, try conversion())
+    }
+    let statement = try plainStatement()
+    return isTo(peek) ? .converted(statement, try conversion()) : statement
+  }
+
+  /// An assignment or an expression, up to the end of the line or a `to`.
+  mutating func plainStatement() throws(Diagnostic) -> Statement {
     if peek.kind == .name, tokens[index + 1].kind == .equals {
       let name = list.text(of: peek)
       let nameSpan = peek.span
@@ -53,13 +64,13 @@ public struct Parser {
         throw Diagnostic("expected a value after '='", at: peek.span, hint: "for example: \(name) = 3*4")
       }
       let value = try expression()
-      try expectEnd()
+      if !isTo(peek) { try expectEnd() }
       return .assignment(name: name, nameSpan: nameSpan, value: value)
     }
     injectAnswer = startsWithBinaryOperator
     let continues = injectAnswer
     let expr = try expression()
-    try expectEnd()
+    if !isTo(peek) { try expectEnd() }
     return .expression(expr, continuesAnswer: continues)
   }
 
@@ -71,6 +82,59 @@ public struct Parser {
     case .mod: true
     default: false
     }
+  }
+
+  // MARK: Conversions
+
+  /// Whether `token` is the word `to`, which starts a conversion at the end of a line.
+  func isTo(_ token: Token) -> Bool { list.isName(token, "to") }
+
+  /// `"to" ( "hex" | "oct" | "bin" | "base" count | "fraction" | "percent" )`, ending the line.
+  mutating func conversion() throws(Diagnostic) -> Conversion {
+    let to = advance().span
+    let usage = "to hex, to oct, to bin, to base N (2 to 36), to fraction or to percent"
+    let word = peek
+    guard let name = list.name(of: word) else {
+      if word.kind == .end {
+        throw Diagnostic("'to' needs what to convert to, but the line ends", at: word.span, hint: usage)
+      }
+      throw Diagnostic("expected what to convert to, found \(list.describe(word))", at: word.span, hint: usage)
+    }
+    index += 1
+    let target: Conversion.Target
+    switch name {
+    case "hex": target = .hex
+    case "oct": target = .oct
+    case "bin": target = .bin
+    case "fraction": target = .fraction
+    case "percent": target = .percent
+    case "base":
+      let n = peek
+      guard let value = list.number(of: n), let radix = value.intValue, (2...36).contains(radix) else {
+        let found = n.kind == .end ? "the line ends" : "found '\(list.text(of: n))'"
+        throw Diagnostic(
+          "to base needs a whole number from 2 to 36, but \(found)", at: n.span, hint: "for example: 255 to base 3")
+      }
+      index += 1
+      target = .base(radix)
+    default:
+      let guess = Suggestions.closest(to: name, in: Conversion.Target.words).map { "; did you mean '\($0)'?" } ?? ""
+      throw Diagnostic("unknown conversion '\(name)'\(guess)", at: word.span, hint: usage)
+    }
+    let span = to.union(tokens[index - 1].span)
+    if peek.kind != .end {
+      throw Diagnostic(
+        "a conversion ends the line: nothing may follow '\(list.text(of: span))'", at: peek.span,
+        hint: "one conversion a line, for example: 255 to hex")
+    }
+    return Conversion(target, at: span)
+  }
+
+  /// The error for a `to` that does not end the line's expression.
+  func misplacedTo(_ token: Token) -> Diagnostic {
+    Diagnostic(
+      "'to' converts a whole line: write it at the end, after the whole expression", at: token.span,
+      hint: "for example: 255 to hex, or (2^8 - 1) to bin")
   }
 
   // MARK: Expressions
@@ -124,6 +188,10 @@ public struct Parser {
     case .equals:
       throw Diagnostic(
         "only a name can be assigned to", at: t.span, hint: "write name = value, for example x = 3*4")
+    case .name where isTo(t):
+      throw Diagnostic(
+        "'to' converts the result of a calculation line, and cannot be used here", at: t.span,
+        hint: "calculate the value on a line of its own, then convert it with: to hex")
     default:
       throw Diagnostic("unexpected \(list.describe(t))", at: t.span)
     }
@@ -186,7 +254,7 @@ public struct Parser {
   var startsJuxtaposedFactor: Bool {
     switch peek.kind {
     case .leftParen: true
-    case .name: true
+    case .name: !isTo(peek)
     default: false
     }
   }
@@ -248,6 +316,7 @@ public struct Parser {
       index += 1
       return .number(list.number(of: token)!, token.span)
     case .name:
+      if isTo(token) { throw misplacedTo(token) }
       let name = list.text(of: token)
       index += 1
       guard peek.kind == .leftParen else { return .name(name, token.span) }
@@ -330,6 +399,7 @@ public struct Parser {
 
   func missingClose(openedAt open: SourceSpan) -> Diagnostic {
     let t = peek
+    if isTo(t) { return misplacedTo(t) }
     let what = t.kind == .end ? "the line ends" : "found \(list.describe(t))"
     return Diagnostic(
       "missing ')' to close the '(' at column \(open.column): \(what)", at: t.span)

@@ -7,4 +7,43 @@ public enum Statement: Sendable, Hashable {
   case expression(Expr, continuesAnswer: Bool)
   /// `name = expression`.
   case assignment(name: String, nameSpan: SourceSpan, value: Expr)
+  /// An expression or assignment line ending in `to hex`, `to fraction`…: its value is shown
+  /// converted (and stays a number). `to hex` alone converts `ans`.
+  indirect case converted(Statement, Conversion)
+}
+
+/// What `to` converts a line's value to, and where `to` and its target stand in the line.
+public struct Conversion: Sendable, Hashable {
+  public enum Target: Sendable, Hashable {
+    /// `to hex`, `to oct`, `to bin`: with the prefix Reckon reads (`0xff`).
+    case hex, oct, bin
+    /// `to base N`, 2 to 36: the digits and `(base N)`.
+    case base(Int)
+    /// `to fraction`: an exact value as a fraction in lowest terms.
+    case fraction
+    /// `to percent`: 100 times the value, and `%`.
+    case percent
+
+    /// The words after `to`, for help, completion and suggestions.
+    public static let words = ["hex", "oct", "bin", "base", "fraction", "percent"]
+
+    /// The base a conversion writes in, and the prefix it marks the digits with.
+    public var radix: (radix: Int, prefix: String?)? {
+      switch self {
+      case .hex: (16, "0x")
+      case .oct: (8, "0o")
+      case .bin: (2, "0b")
+      case .base(let n): (n, nil)
+      case .fraction, .percent: nil
+      }
+    }
+  }
+
+  public var target: Target
+  public var span: SourceSpan
+
+  public init(_ target: Target, at span: SourceSpan) {
+    self.target = target
+    self.span = span
+  }
 }

@@ -39,6 +39,8 @@ extension CalculatorMode {
       case "mc":
         state.memory = nil
         return Reply([.note("memory cleared")])
+      case "full":
+        return try full(line, from: argumentStart, in: &state)
       case "set":
         return try set(line: line, argumentStart: argumentStart, in: &state)
       case "tip":
@@ -129,19 +131,40 @@ extension CalculatorMode {
     return Reply([.table(rows)])
   }
 
+  /// `full [expr]`: ans, or the value of expr (which becomes ans), with every digit.
+  func full(_ line: String, from offset: Int, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    let tokens = try argumentTokens(line, from: offset, in: state)
+    let value = try operand(tokens, orAnswerFor: "full", at: offset, in: state)
+    switch state.formatter.full(value) {
+    case .text(let text):
+      if tokens.tokens.count > 1 { state.environment.answer = value }
+      return Reply([.result(text)])
+    case .refused(let why, let hint):
+      let span =
+        tokens.tokens.count > 1
+        ? tokens.tokens.first!.span.union(tokens.tokens[tokens.tokens.count - 2].span)
+        : SourceSpan(offset - "full".count, offset)
+      throw Diagnostic(why, at: span, hint: hint)
+    }
+  }
+
+  static let settingNames = ["digits", "tips", "format", "separators"]
+
   func set(line: String, argumentStart: Int, in state: inout SessionState) throws(Diagnostic)
     -> Reply
   {
     let list = try argumentTokens(line, from: argumentStart, in: state)
     let tokens = list.tokens
+    let settingsHint = "settings: " + CalculatorMode.settingNames.joined(separator: ", ")
     guard let what = tokens.first.flatMap({ list.name(of: $0) }) else {
       if tokens.first?.kind != .end {
-        throw Diagnostic("unknown setting", at: tokens[0].span, hint: "settings: digits, tips")
+        throw Diagnostic("unknown setting", at: tokens[0].span, hint: settingsHint)
       }
-      let tips = state.settings.tipPresets.map { state.formatter.format($0) + "%" }.joined(separator: " ")
+      let tips = state.settings.tipPresets.map { NumberFormatter().format($0) + "%" }.joined(separator: " ")
       return Reply([
         .table([
           ["setting", "value"], ["digits", "\(state.settings.digits)"], ["tips", tips],
+          ["format", state.settings.format.name], ["separators", state.settings.separators ? "on" : "off"],
           ["drill", state.settings.drill.arguments],
         ])
       ])
@@ -175,11 +198,66 @@ extension CalculatorMode {
           "set tips takes 1 to 8 percentages", at: tokens[i].span, hint: "for example: set tips 12 15 20 22")
       }
       state.settings.tipPresets = presets
-      let text = "tips: " + presets.map { state.formatter.format($0) + "%" }.joined(separator: " ")
+      let text = "tips: " + presets.map { NumberFormatter().format($0) + "%" }.joined(separator: " ")
       return Reply([.note(text)] + state.saveSetting("tips"))
+    case "format":
+      state.settings.format = try format(tokens, in: list)
+      return Reply([.note("format: \(state.settings.format.name)")] + state.saveSetting("format"))
+    case "separators":
+      let usage = "set separators on (1,234,567.5) or set separators off (1234567.5)"
+      guard tokens.count > 1, let word = list.name(of: tokens[1]), ["on", "off"].contains(word) else {
+        let found = tokens[1].kind == .end ? "the line ends" : "found \(list.describe(tokens[1]))"
+        throw Diagnostic("set separators takes on or off, but \(found)", at: tokens[1].span, hint: usage)
+      }
+      guard tokens[2].kind == .end else {
+        throw Diagnostic("set separators takes one word, on or off", at: tokens[2].span, hint: usage)
+      }
+      state.settings.separators = word == "on"
+      return Reply([.note("separators: \(word)")] + state.saveSetting("separators"))
     default:
-      throw Diagnostic("unknown setting '\(what)'", at: tokens[0].span, hint: "settings: digits, tips")
+      let guess = Suggestions.closest(to: what, in: CalculatorMode.settingNames).map { "; did you mean '\($0)'?" } ?? ""
+      throw Diagnostic("unknown setting '\(what)'\(guess)", at: tokens[0].span, hint: settingsHint)
     }
+  }
+
+  /// The style of `set format auto | fixed N | sci | eng`.
+  func format(_ tokens: [Token], in list: TokenList) throws(Diagnostic) -> NumberFormatter.Style {
+    let usage = "set format auto, set format fixed 2, set format sci or set format eng"
+    let word = tokens[1]
+    guard let name = list.name(of: word) else {
+      let found = word.kind == .end ? "the line ends" : "found \(list.describe(word))"
+      throw Diagnostic("set format takes auto, fixed N, sci or eng, but \(found)", at: word.span, hint: usage)
+    }
+    let style: NumberFormatter.Style
+    var next = 2
+    switch name {
+    case "auto": style = .automatic
+    case "sci": style = .scientific
+    case "eng": style = .engineering
+    case "fixed":
+      let places = tokens[2]
+      let range = 0...NumberFormatter.Style.maxFixedPlaces
+      guard places.kind != .end else {
+        throw Diagnostic(
+          "set format fixed needs the number of decimals", at: places.span, hint: "for example: set format fixed 2")
+      }
+      guard let n = list.number(of: places)?.intValue, range.contains(n) else {
+        throw Diagnostic(
+          "the number of decimals must be a whole number from 0 to \(range.upperBound.grouped)", at: places.span,
+          hint: "for example: set format fixed 2")
+      }
+      style = .fixed(n)
+      next = 3
+    default:
+      let guess =
+        Suggestions.closest(to: name, in: ["auto", "fixed", "sci", "eng"]).map { "; did you mean '\($0)'?" } ?? ""
+      throw Diagnostic("unknown format '\(name)'\(guess)", at: word.span, hint: usage)
+    }
+    guard tokens[next].kind == .end else {
+      throw Diagnostic(
+        "unexpected '\(list.text(of: tokens[next]))' after the format", at: tokens[next].span, hint: usage)
+    }
+    return style
   }
 
   /// `stats [drill]`: the drill's progress for the profile.
@@ -319,7 +397,7 @@ extension CalculatorMode {
       for p in state.settings.tipPresets {
         let t = Tip(amount: amount, percent: p)
         rows.append([
-          state.formatter.format(p) + "%", Money.format(cents: t.tipCents), Money.format(cents: t.totalCents),
+          NumberFormatter().format(p) + "%", Money.format(cents: t.tipCents), Money.format(cents: t.totalCents),
         ])
       }
       return Reply([.note("tip on \(Money.format(amount))"), .table(rows)])
@@ -328,7 +406,7 @@ extension CalculatorMode {
     var text = "tip \(Money.format(cents: tip.tipCents))  total \(Money.format(cents: tip.totalCents))"
     if roundUp && tip.roundedUp.totalCents != tip.totalCents {
       tip = tip.roundedUp
-      let effective = NumberFormatter(digits: 3).format(tip.percent.rounded(places: 2))
+      let effective = NumberFormatter(digits: 20).format(tip.percent.rounded(places: 2))
       text =
         "tip \(Money.format(cents: tip.tipCents)) (\(effective)%, rounded up)  total \(Money.format(cents: tip.totalCents))"
     }

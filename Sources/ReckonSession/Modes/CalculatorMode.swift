@@ -152,26 +152,58 @@ public struct CalculatorMode: Sendable {
     // Plain arithmetic (most of a piped batch) needs no tokens or tree; anything else, and
     // every error, takes the full path below.
     if let value = QuickEvaluator.value(of: line, evaluator: state.evaluator) { return answer(value, in: &state) }
-    switch try Parser.parseLine(line, maxExponent: state.digitLimit) {
+    return try run(Parser.parseLine(line, maxExponent: state.digitLimit), in: &state)
+  }
+
+  /// Evaluates a parsed line: prints its value (converted, for `… to hex`), makes it the last
+  /// result and assigns it. Nothing changes when the line fails, its conversion included.
+  func run(_ statement: Statement, conversion: Conversion? = nil, in state: inout SessionState) throws(Diagnostic)
+    -> Reply
+  {
+    switch statement {
     case .empty:
       return Reply()
     case .expression(let expr, _):
       let value = try state.evaluator.evaluate(expr, in: state.environment)
-      return answer(value, in: &state)
+      let text = try CalculatorMode.text(of: value, conversion, in: &state)
+      return answer(value, text: text, in: &state)
     case .assignment(let name, let span, let expr):
       try CalculatorMode.checkAssignable(name, at: span)
       let value = try state.evaluator.evaluate(expr, in: state.environment)
+      let text = try CalculatorMode.text(of: value, conversion, in: &state)
       state.environment.variables[name] = value
-      return answer(value, in: &state)
+      return answer(value, text: text, in: &state)
+    case .converted(let inner, let conversion):
+      return try run(inner, conversion: conversion, in: &state)
     }
   }
 
-  /// Prints `value` and makes it the last result.
-  /// Prints `value` and makes it the last result; true and false (a comparison's answer) are
-  /// printed but leave `ans` as it was, a number to go on from.
-  func answer(_ value: Value, in state: inout SessionState) -> Reply {
+  /// Prints `value` (as `text` when given) and makes it the last result; true and false (a
+  /// comparison's answer) are printed but leave `ans` as it was, a number to go on from.
+  func answer(_ value: Value, text: String? = nil, in state: inout SessionState) -> Reply {
     if value.isNumber { state.environment.answer = value }
-    return Reply([.result(state.text(of: value))])
+    return Reply([.result(text ?? state.text(of: value))])
+  }
+
+  /// The text of `value` converted as `conversion` asks (as it prints without one); an error
+  /// under the conversion when it has no such form (`pi to fraction`).
+  static func text(of value: Value, _ conversion: Conversion?, in state: inout SessionState) throws(Diagnostic)
+    -> String
+  {
+    guard let conversion else { return state.text(of: value) }
+    let formatter = state.formatter
+    let converted: Converted
+    switch conversion.target {
+    case .fraction: converted = formatter.fraction(value)
+    case .percent: converted = .text(formatter.percent(value))
+    case .hex, .oct, .bin, .base:
+      let (radix, prefix) = conversion.target.radix!
+      converted = formatter.inBase(value, radix: radix, prefix: prefix)
+    }
+    switch converted {
+    case .text(let text): return text
+    case .refused(let why, let hint): throw Diagnostic(why, at: conversion.span, hint: hint)
+    }
   }
 
   /// Refuses names that already mean something else.
@@ -188,6 +220,11 @@ public struct CalculatorMode: Sendable {
     }
     if Command.words.contains(name) {
       throw Diagnostic("'\(name)' is a command, so it cannot be a variable name", at: span, hint: "choose another name")
+    }
+    if name == "to" {
+      throw Diagnostic(
+        "'to' converts a line's result (255 to hex), so it cannot be a variable name", at: span,
+        hint: "choose another name")
     }
   }
 
@@ -206,10 +243,20 @@ public struct CalculatorMode: Sendable {
       let levels = Difficulty.allCases.map(\.rawValue) + ["count"]
       return (words.count == 1 ? ["categories", "load"] : []) + levels + categoryWords
     }
+    if words.last == "to" && words.count >= 1 && words.first != "help" {
+      return Conversion.Target.words
+    }
+    if words.count == 2 && words[0] == "set" {
+      switch words[1] {
+      case "format": return ["auto", "fixed", "sci", "eng"]
+      case "separators": return ["on", "off"]
+      default: break
+      }
+    }
     if words.count == 1 {
       switch words[0] {
       case "help": return Command.all.map(\.name) + Help.topics + Builtins.functionNames
-      case "set": return ["digits", "tips"]
+      case "set": return CalculatorMode.settingNames
       case "stats": return ["drill", "quiz", "anagram", "personality"]
       case "anagram": return AnagramLevels.defaults.map(\.name) + ["levels"]
       case "daily": return Difficulty.allCases.map(\.rawValue)

@@ -325,16 +325,17 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     case unknown
   }
 
-  /// `n` significant digits, each certain and the last correctly rounded; fewer when no
-  /// more can be known within the precision bound.
-  public func digits(_ n: Int) -> Digits {
-    let start = Int(Double(n) * 3.321928094887362) + 32
+  /// `n` significant digits (in `base`, 2 to 36; decimal unless asked), each certain and the
+  /// last correctly rounded; fewer when no more can be known within the precision bound.
+  public func digits(_ n: Int, base: Int = 10) -> Digits {
+    let bitsPerDigit = base == 10 ? 3.321928094887362 : Double(Int.bitWidth - (base - 1).leadingZeroBitCount)
+    let start = Int(Double(n) * bitsPerDigit) + 32
     let cap = max(4 * start, start + 4096)
     if let found = decide(
       from: start, cap: cap,
       { i -> Digits? in
         guard !i.containsZero else { return nil }
-        let (a, b) = (i.lo.decimal(n, MPFR_RNDN), i.hi.decimal(n, MPFR_RNDN))
+        let (a, b) = (i.lo.decimal(n, MPFR_RNDN, base: base), i.hi.decimal(n, MPFR_RNDN, base: base))
         return a == b ? .digits(a.digits, exponent: a.exponent, negative: i.isNegative) : nil
       })
     {
@@ -346,10 +347,10 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     if i.containsZero {
       let bound = i.magnitudeBound
       guard bound.isFinite, !bound.isZero else { return .nearZero(exponent: 0) }
-      return .nearZero(exponent: bound.decimal(1, MPFR_RNDU).exponent)
+      return .nearZero(exponent: bound.decimal(1, MPFR_RNDU, base: base).exponent)
     }
     for k in stride(from: n - 1, through: 1, by: -1) {
-      let (a, b) = (i.lo.decimal(k, MPFR_RNDN), i.hi.decimal(k, MPFR_RNDN))
+      let (a, b) = (i.lo.decimal(k, MPFR_RNDN, base: base), i.hi.decimal(k, MPFR_RNDN, base: base))
       if a == b { return .digits(a.digits, exponent: a.exponent, negative: i.isNegative) }
     }
     return .unknown

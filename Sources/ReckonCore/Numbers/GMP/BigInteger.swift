@@ -50,7 +50,15 @@ public struct BigInteger: Sendable {
 
   /// The integer written in `digits` (ASCII 0–9 only, at least one); nil otherwise.
   public init?(decimal digits: some StringProtocol) {
-    guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+    self.init(digits: digits, radix: 10)
+  }
+
+  /// The integer written in `digits` in base `radix` (2 to 36: ASCII digits, then letters of
+  /// either case for 10 to 35; at least one, each below `radix`, no sign); nil otherwise.
+  public init?(digits: some StringProtocol, radix: Int) {
+    guard (2...36).contains(radix), !digits.isEmpty,
+      digits.utf8.allSatisfy({ BigInteger.digitValue($0).map { $0 < radix } ?? false })
+    else { return nil }
     var text = String(digits)
     let ok = text.withUTF8 { bytes in
       // A NUL-terminated copy: GMP reads a C string.
@@ -59,11 +67,21 @@ public struct BigInteger: Sendable {
       for (i, b) in bytes.enumerated() { buffer[i] = CChar(bitPattern: b) }
       buffer[bytes.count] = 0
       let z = MPZ()
-      guard __gmpz_set_str(z.pointer, buffer, 10) == 0 else { return nil as MPZ? }
+      guard __gmpz_set_str(z.pointer, buffer, Int32(radix)) == 0 else { return nil as MPZ? }
       return z
     }
     guard let ok else { return nil }
     mpz = ok
+  }
+
+  /// The value of an ASCII digit or letter as a digit (0–9, then a or A is 10 … z or Z is 35).
+  static func digitValue(_ byte: UInt8) -> Int? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): Int(byte - UInt8(ascii: "a")) + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): Int(byte - UInt8(ascii: "A")) + 10
+    default: nil
+    }
   }
 
   public static let zero = BigInteger(0)

@@ -56,14 +56,15 @@ final class MPFR: @unchecked Sendable {
   /// -1, 0 or 1 as `self` is below, at or above `other` (NaN: 0).
   func compare(_ other: MPFR) -> Int { Int(mpfr_cmp(pointer, other.pointer)) }
 
-  /// The `digits` significant decimal digits of a finite, non-zero number, rounded as asked,
-  /// and the exponent `e` such that the value is 0.d₁d₂… × 10^e.
-  func decimal(_ digits: Int, _ rounding: mpfr_rnd_t) -> (digits: String, exponent: Int) {
+  /// The `digits` significant digits in `base` (2 to 36; decimal unless asked, letters in
+  /// lower case) of a finite, non-zero number, rounded as asked, and the exponent `e` such that
+  /// the value is 0.d₁d₂… × base^e.
+  func decimal(_ digits: Int, _ rounding: mpfr_rnd_t, base: Int = 10) -> (digits: String, exponent: Int) {
     precondition(isFinite && !isZero && digits >= 1)
     var exponent: mpfr_exp_t = 0
     let text = String(unsafeUninitializedCapacity: digits + 2) { buffer in
       buffer.withMemoryRebound(to: CChar.self) { chars in
-        _ = mpfr_get_str(chars.baseAddress, &exponent, 10, digits, pointer, rounding)
+        _ = mpfr_get_str(chars.baseAddress, &exponent, Int32(base), digits, pointer, rounding)
         var length = 0
         while chars[length] != 0 { length += 1 }
         return length
