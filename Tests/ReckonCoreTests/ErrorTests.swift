@@ -51,6 +51,11 @@ import Testing
     ("floor(sqrt(2)^2)", 7, "floor: the value is too close to a whole number (or halfway) to tell which side it is on"),
     ("(pi/2)!", 7, "factorial needs a whole number ≥ 0"),
     ("1_000_", 6, "a digit separator '_' must stand between two digits"),
+    // Found by the fuzzer: reducing 2^4000000 modulo 2π needs π to 4 million bits.
+    (
+      "sin(2^4000000)", 5,
+      "the argument of sin is too large: beyond 2^131,072, reducing it modulo 2π would need π to more digits than Reckon works with"
+    ),
     ("1 < 2 < 3", 7, "comparisons do not chain"),
     ("(1 < 2) + 1", 9, "true is not a number: it cannot be calculated with"),
     ("sqrt(2)^2 == 2", 11, "cannot tell whether they are equal: they agree to every digit that can be worked out"),
@@ -149,6 +154,9 @@ import Testing
     ("(1/10^600000) * (1/10^500000)", "≈ 1e-1100000"), ("exp(1000)", "≈ 1.970071114e434"),
     ("exp(-100000)", "≈ 3.562949565e-43430"), ("2^0.5/1e400", "≈ 1.414213562e-400"),
     ("sin(10^1000)", "≈ 0.6533597982"), ("e^1000001", "≈ 8.245134295e434294"),
+    // A large exact argument is worked out with as many more bits as it has (values from mpmath).
+    ("cos(10^39000)", "≈ -0.7020575052"), ("sin(2^40000)", "≈ -0.2577849286"),
+    ("exp(10^5+1/3)", "≈ 3.917014259e43429"),
   ])
   func hugeResultsAreApproximated(_ input: String, _ expected: String) {
     #expect(onLargeStack { calculate(input) } == expected, "\(input)")

@@ -284,6 +284,14 @@ enum Functions {
       }
     }
     let real = x.real
+    // Reducing an argument modulo 2π needs π to as many bits as the argument has: refuse
+    // arguments past 2^(the digit limit in bits), or 2^131,072 (about 10^39,457) at most.
+    let limit = min(evaluator.maxBits, 1 << 17)
+    if real.mayExceed(bits: limit) {
+      throw Diagnostic(
+        "the argument of \(name) is too large: beyond 2^\(limit.grouped), reducing it modulo 2π would need π to "
+          + "more digits than Reckon works with", at: span)
+    }
     if name == "tan" && real.cos.sign == nil {
       throw Diagnostic("tan is not defined at π/2 + kπ, and this is too close to one to tell", at: span)
     }

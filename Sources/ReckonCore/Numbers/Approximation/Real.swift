@@ -152,7 +152,15 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
       }
       return x.increasing(p) { mpfr_rootn_ui($0, $1, UInt(n), $2) }
     case .function(let f, let a):
-      return Real.apply(f, a.interval(p), p)
+      // sin, cos and tan reduce their argument modulo 2π, and exp and its kin turn the
+      // argument's absolute error into a relative one: a large argument needs as many more
+      // bits as its integer part has (10^1000 has 3,322), or its enclosure is too wide.
+      var q = p
+      switch f {
+      case .sin, .cos, .tan, .exp, .sinh, .cosh, .tanh: q += a.magnitudeBits
+      default: break
+      }
+      return Real.apply(f, a.interval(q), p)
     case .atan2(let y, let x):
       return Real.atan2(y.interval(p), x.interval(p), p)
     }
@@ -171,7 +179,7 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     case .cos: return periodic(x, p, shift: true)
     case .tan:
       // Between two poles (π/2 + kπ) tan increases; an interval across one is unbounded.
-      guard extremum(of: x, p, shift: false) == nil else { return .unbounded }
+      guard x.lo.compare(x.hi) == 0 || extremum(of: x, p, shift: false) == nil else { return .unbounded }
       return x.increasing(p, mpfr_tan)
     case .asin: return domain(x, -1, 1, p)?.increasing(p, mpfr_asin) ?? .unbounded
     case .acos: return domain(x, -1, 1, p)?.decreasing(p, mpfr_acos) ?? .unbounded
@@ -226,7 +234,9 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     var highs = [
       MPFR.make(p) { _ = f($0, x.lo.pointer, MPFR_RNDU) }, MPFR.make(p) { _ = f($0, x.hi.pointer, MPFR_RNDU) },
     ]
-    if let (first, count) = extremum(of: x, p, shift: !shift) {
+    // At a single point (an exact argument) MPFR's own value is the answer: no extremum can
+    // lie inside, and looking for one needs π to as many bits as the argument has.
+    if x.lo.compare(x.hi) != 0, let (first, count) = extremum(of: x, p, shift: !shift) {
       // k, k+1, …: the extremum at k is (−1)^k for sin's π/2 + kπ and cos's kπ.
       for k in 0..<min(count, 2) {
         let value = MPFR.make(p) { _ = mpfr_set_si($0, first.isOddWhenAdded(k) ? -1 : 1, MPFR_RNDN) }
@@ -289,6 +299,25 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// About log2 |value| when it is above 1 (0 otherwise), from a 64-bit enclosure, at most
+  /// 2^17 + 64: the extra precision a large argument needs.
+  var magnitudeBits: Int {
+    let i = interval(64)
+    guard i.isBounded else { return 0 }
+    let bound = i.magnitudeBound
+    guard !bound.isZero else { return 0 }
+    return min(max(0, Int(mpfr_get_exp(bound.pointer))), (1 << 17) + 64)
+  }
+
+  /// Whether |value| may be 2^`bits` or more (from a 64-bit enclosure): sin, cos and tan
+  /// refuse such arguments, whose reduction modulo 2π would need π to that many bits.
+  public func mayExceed(bits: Int) -> Bool {
+    let i = interval(64)
+    guard i.isBounded else { return true }
+    let bound = i.magnitudeBound
+    return !bound.isZero && Int(mpfr_get_exp(bound.pointer)) > bits
+  }
+
   /// Whether the value is beyond MPFR's exponent range (about 2^(4.6·10^18)): an enclosure
   /// that runs to infinity on a side the value certainly lies on.
   public var overflows: Bool {
@@ -345,9 +374,12 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     let i = interval(cap)
     guard i.isBounded else { return .unknown }
     if i.containsZero {
+      // Zero to within a bound below 1 is worth saying; an enclosure as wide as [-1, 1] says
+      // nothing at all.
       let bound = i.magnitudeBound
       guard bound.isFinite, !bound.isZero else { return .nearZero(exponent: 0) }
-      return .nearZero(exponent: bound.decimal(1, MPFR_RNDU, base: base).exponent)
+      let exponent = bound.decimal(1, MPFR_RNDU, base: base).exponent
+      return exponent <= 0 ? .nearZero(exponent: exponent) : .unknown
     }
     for k in stride(from: n - 1, through: 1, by: -1) {
       let (a, b) = (i.lo.decimal(k, MPFR_RNDN, base: base), i.hi.decimal(k, MPFR_RNDN, base: base))
