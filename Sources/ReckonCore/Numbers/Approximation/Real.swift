@@ -215,7 +215,8 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
     var highs = [
       MPFR.make(p) { _ = f($0, x.lo.pointer, MPFR_RNDU) }, MPFR.make(p) { _ = f($0, x.hi.pointer, MPFR_RNDU) },
     ]
-    if let (first, count) = extremum(of: x, p, shift: !shift) {
+    // sin's extrema are at π/2 + kπ (shift false), cos's at kπ (shift true).
+    if let (first, count) = extremum(of: x, p, shift: shift) {
       // k, k+1, …: the extremum at k is (−1)^k for sin's π/2 + kπ and cos's kπ.
       for k in 0..<min(count, 2) {
         let value = MPFR.make(p) { _ = mpfr_set_si($0, first.isOddWhenAdded(k) ? -1 : 1, MPFR_RNDN) }
