@@ -357,9 +357,9 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   /// The value rounded by `round` (a rule for exact rationals: floor, to at most 1,000
   /// places…), when both ends of an enclosure round alike.
   public func exactly(maxBits: Int, _ round: (Rational) -> Rational) -> Rounded {
-    // Enough bits for the integer part and some: the magnitude from a first enclosure.
-    let first = interval(64)
-    guard first.isBounded else { return .undecided }
+    // Enough bits for the integer part and some: the magnitude from a first bounded
+    // enclosure (at 64 bits, atanh(1 - 1e-30) has none: its argument rounds up to 1).
+    guard let first = decide(from: 64, { $0 }) else { return .undecided }
     let exponent = Int(mpfr_get_exp(first.magnitudeBound.pointer))
     if !first.magnitudeBound.isZero && exponent > maxBits { return .tooLarge }
     let magnitude = max(0, exponent)
