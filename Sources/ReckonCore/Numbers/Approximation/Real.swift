@@ -357,12 +357,23 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   /// The value rounded by `round` (a rule for exact rationals: floor, to at most 1,000
   /// places…), when both ends of an enclosure round alike.
   public func exactly(maxBits: Int, _ round: (Rational) -> Rational) -> Rounded {
-    // Enough bits for the integer part and some: the magnitude from a first bounded
-    // enclosure (at 64 bits, atanh(1 - 1e-30) has none: its argument rounds up to 1).
-    guard let first = decide(from: 64, { $0 }) else { return .undecided }
-    let exponent = Int(mpfr_get_exp(first.magnitudeBound.pointer))
-    if !first.magnitudeBound.isZero && exponent > maxBits { return .tooLarge }
-    let magnitude = max(0, exponent)
+    // Enough bits for the integer part and some: the magnitude from a first enclosure that
+    // tells it, one within 2^maxBits or one wholly beyond it. (At 64 bits atanh(1 - 1e-30)
+    // has no bounded enclosure, its argument rounding up to 1; and cosh(10^30 + √5 - 10^30)
+    // has one that reaches past e^(10^11), the sum being known only to within ±2^37.)
+    func exponent(_ x: MPFR) -> Int { Int(mpfr_get_exp(x.pointer)) }
+    guard
+      let first = decide(
+        from: 64,
+        { i -> Interval? in
+          let bound = i.magnitudeBound
+          if bound.isZero || exponent(bound) <= maxBits { return i }
+          return !i.containsZero && exponent(i.isPositive ? i.lo : i.hi) > maxBits ? i : nil
+        })
+    else { return .undecided }
+    let bound = first.magnitudeBound
+    if !bound.isZero && exponent(bound) > maxBits { return .tooLarge }
+    let magnitude = bound.isZero ? 0 : max(0, exponent(bound))
     let found = decide(from: magnitude + 64, cap: magnitude + 64 + 16_384) { i -> Rational? in
       let (a, b) = (round(Real.rational(i.lo)), round(Real.rational(i.hi)))
       return a == b ? a : nil
