@@ -814,8 +814,10 @@ class Generator:
                     raise Reject("pole")
                 s = {Fraction(0): Fraction(0), Fraction(1, 4): Fraction(1), Fraction(3, 4): Fraction(-1)}.get(t)
             sym = None if s is None else (s, 0, 0)
-        if name == "tan" and sym is None and abs(mpmath.cos(gen_value(x))) < mpmath.mpf(10) ** -12:
-            raise Reject("near a pole")
+        if name == "tan" and sym is None:
+            with mp.workprec(512):
+                if abs(mpmath.cos(gen_value(x))) < mpmath.mpf(10) ** -70:
+                    raise Reject("near a pole")
         return self.call(name, [x], {"sin": mp.sin, "cos": mp.cos, "tan": mp.tan}[name], sym)
 
     def log_sym(self, x, base):
@@ -940,7 +942,7 @@ class Generator:
 
     def edge(self):
         rng = self.rng
-        kind = rng.randrange(12)
+        kind = rng.randrange(16)
         k = rng.choice([10, 15, 20, 30, 40, 50, 100, 200, 300])
         mant = rng.choice(["1", "2.5", "3", "7.25"])
         tiny_text = f"{mant}e-{k}"
@@ -1005,8 +1007,72 @@ class Generator:
         if kind == 10:  # sqrt(1 + t) - 1
             r = self.call("sqrt", [self.chain("add", one(), [("+", tiny())])], mp.sqrt)
             return self.chain("add", r, [("-", one())])
-        # sin, cos or tan of a huge argument, a multiple of π, or one near a multiple of π
-        return self.trig(rng.choice(["sin", "cos", "tan"]), self.angle(0))
+        if kind == 11:  # sin, cos or tan of a huge argument, a multiple of π, or near one
+            return self.trig(rng.choice(["sin", "cos", "tan"]), self.angle(0))
+        if kind == 12:  # tan next to a pole: tan(π/2 + 1e-40) is -1e40
+            j = rng.choice([5, 10, 20, 40, 60])
+            k = rng.choice([1, 1, -1, 3, 5, 21])
+            two = ("/", self.num(Fraction(2)))
+            if abs(k) == 1:
+                half = self.chain("mul", self.const("pi"), [two])
+            else:
+                half = self.chain("mul", self.num(Fraction(abs(k))), [("*", self.const("pi")), two])
+            if k < 0:
+                half = self.neg(half)
+            x = self.chain("add", half, [(rng.choice(["+", "-"]), self.num(Fraction(1, 10**j), f"1e-{j}"))])
+            return self.trig("tan", x)
+        if kind == 13:  # atan2 next to its branch cut: atan2(±1e-30, -1) is ±(π - 1e-30)
+            y = self.num(tiny_v, tiny_text)
+            if rng.random() < 0.5:
+                y = self.neg(y)
+            x = self.neg(self.literal()) if rng.random() < 0.8 else self.literal()
+            return self.call("atan2", [y, x], lambda a, b: mp.atan2(a, b))
+        if kind == 14:  # (1 + 1e-k)^(10^k), about e
+            j = rng.choice([5, 10, 15, 18])
+            base = self.chain("add", one(), [("+", self.num(Fraction(1, 10**j), f"1e-{j}"))])
+            n = 10**j
+            node = self.make("pow", POWER, [base, self.pow_literal(10, j)], None, lambda x, _e, n=n: x**n, op="^")
+            node.transcendental = True  # rational, but not one Reckon works out exactly
+            return node
+        # Near-integers: e^(π√163) is 262537412640768743.99999999999925…
+        n = rng.choice([163, 67, 43, 58, 37, 19])
+        x = self.call("exp", [self.chain("mul", self.const("pi"), [("*", self.call("sqrt", [self.num(Fraction(n))], mp.sqrt))])], mp.exp)
+        if rng.random() < 0.5:
+            return x
+        return self.near_integer_rounding(x)
+
+    def near_integer_rounding(self, x):
+        """floor, ceil, round or trunc of a value that may lie within 1e-12 of an integer: the
+        oracle rounds exactly, from a value settled far past that."""
+        name = self.rng.choice(["floor", "ceil", "round", "trunc"])
+        g = gen_value(x)
+        if abs(g) > 10**30:
+            raise Reject("too large")
+
+        def compute(v):
+            base = mpmath.floor(v)
+            f = v - base
+            b = mpmath.mpf(0.5) if name == "round" else 0
+            tol = mpmath.mpf(2) ** (-(mp.prec // 2)) * max(1, abs(v))
+            if min(abs(f - b), abs(f - b - 1), abs(f - b + 1)) < tol:
+                raise Unsettled("near a boundary")
+            k = int(base)
+            if name == "floor" or (name == "trunc" and v > 0):
+                return mpmath.mpf(k)
+            if name in ("ceil", "trunc"):
+                return mpmath.mpf(k + 1)
+            return mpmath.mpf(k if f < b else k + 1)  # round: a half is not this close
+
+        # The exact value: from the value settled to 60 digits past its integer part.
+        try:
+            v = settle(x, int((80 + max(0, float(mpmath.log10(abs(g))))) * LOG2_10), 20000, 60)
+            with mp.workprec(400):
+                r = compute(v)
+        except Unsettled:
+            raise Reject("unsettled") from None
+        if r == 0:
+            raise Reject("zero")
+        return self.call(name, [x], compute, (Fraction(int(r)), 0, 0))
 
     def exact_case(self):
         """A whole expression whose value Reckon knows exactly, zero included: sin(7π),

@@ -35,6 +35,7 @@ import Testing
     let generated = Date()
     var mismatches: [String] = []
     var checked: [Int: Int] = [:]
+    var checking: [Int: TimeInterval] = [:]
     var exactAnswers = 0
     // Per digit count: cases, exact ones, skipped near a rounding boundary, skipped as unsettled.
     var summary: [Int: [Int]] = [:]
@@ -58,6 +59,8 @@ import Testing
           continue
         }
         checked[digits, default: 0] += 1
+        let start = Date()
+        defer { checking[digits, default: 0] += Date().timeIntervalSince(start) }
         let reckon = Self.reckon(fields[2], digits: digits, expected: fields[3])
         if reckon.exact { exactAnswers += 1 }
         if reckon.answer != fields[3] {
@@ -75,7 +78,8 @@ import Testing
     let counts = summary.keys.sorted().map { digits in
       let s = summary[digits]!
       return
-        "\(s[0]) at \(digits) digits (\(s[1]) exact; skipped: \(s[2]) near a rounding boundary, \(s[3]) unsettled)"
+        "\(s[0]) at \(digits) digits (\(s[1]) exact; skipped: \(s[2]) near a rounding boundary, \(s[3]) unsettled; "
+        + "Reckon \(String(format: "%.2f s", checking[digits] ?? 0)))"
     }
     print(
       """
