@@ -36,6 +36,7 @@ import Testing
     var mismatches: [String] = []
     var checked: [Int: Int] = [:]
     var checking: [Int: TimeInterval] = [:]
+    var slowest: [(time: TimeInterval, case: String)] = []
     var exactAnswers = 0
     // Per digit count: cases, exact ones, skipped near a rounding boundary, skipped as unsettled.
     var summary: [Int: [Int]] = [:]
@@ -60,8 +61,14 @@ import Testing
         }
         checked[digits, default: 0] += 1
         let start = Date()
-        defer { checking[digits, default: 0] += Date().timeIntervalSince(start) }
         let reckon = Self.reckon(fields[2], digits: digits, expected: fields[3])
+        let time = Date().timeIntervalSince(start)
+        checking[digits, default: 0] += time
+        if slowest.count < 3 || time > slowest.last!.time {
+          slowest.append((time, "\(fields[2]) at \(digits) digits"))
+          slowest.sort { $0.time > $1.time }
+          if slowest.count > 3 { slowest.removeLast() }
+        }
         if reckon.exact { exactAnswers += 1 }
         if reckon.answer != fields[3] {
           let printed = reckon.printed == reckon.answer ? "" : " (it prints \(reckon.printed))"
@@ -85,7 +92,8 @@ import Testing
       """
       ApproximationDifferentialTests, seed \(Self.seed), \(oracle): \(counts.joined(separator: ", ")); \
       Reckon answered \(exactAnswers) exactly; generating \(Self.seconds(started, generated)) \
-      (\(Self.jobs) job\(Self.jobs == 1 ? "" : "s")), checking \(Self.seconds(generated, finished))
+      (\(Self.jobs) job\(Self.jobs == 1 ? "" : "s")), checking \(Self.seconds(generated, finished)); the slowest: \
+      \(slowest.map { "\($0.case) (\(String(format: "%.3f s", $0.time)))" }.joined(separator: ", "))
       """)
     for part in Self.plan.split(separator: ",") {
       let pair = part.split(separator: ":").compactMap { Int($0) }
