@@ -171,6 +171,9 @@ public struct Evaluator: Sendable {
 
   public func add(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
     _ = (try number(a, at: span), try number(b, at: span))
+    // 0 + π is π, still exact.
+    if a.isZero { return b }
+    if b.isZero { return a }
     if case .exact(let x) = a, case .exact(let y) = b {
       if fits(Rational.sumBitWidthBound(x, y)) { return .exact(x + y) }
     } else if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d {

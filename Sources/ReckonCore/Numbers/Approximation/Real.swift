@@ -235,8 +235,9 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
       MPFR.make(p) { _ = f($0, x.lo.pointer, MPFR_RNDU) }, MPFR.make(p) { _ = f($0, x.hi.pointer, MPFR_RNDU) },
     ]
     // At a single point (an exact argument) MPFR's own value is the answer: no extremum can
-    // lie inside, and looking for one needs π to as many bits as the argument has.
-    if x.lo.compare(x.hi) != 0, let (first, count) = extremum(of: x, p, shift: !shift) {
+    // lie inside, and looking for one needs π to as many bits as the argument has. sin's
+    // extrema are at π/2 + kπ (shift false), cos's at kπ (shift true).
+    if x.lo.compare(x.hi) != 0, let (first, count) = extremum(of: x, p, shift: shift) {
       // k, k+1, …: the extremum at k is (−1)^k for sin's π/2 + kπ and cos's kπ.
       for k in 0..<min(count, 2) {
         let value = MPFR.make(p) { _ = mpfr_set_si($0, first.isOddWhenAdded(k) ? -1 : 1, MPFR_RNDN) }
@@ -302,20 +303,25 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   /// About log2 |value| when it is above 1 (0 otherwise), from a 64-bit enclosure, at most
   /// 2^17 + 64: the extra precision a large argument needs.
   var magnitudeBits: Int {
-    let i = interval(64)
-    guard i.isBounded else { return 0 }
-    let bound = i.magnitudeBound
-    guard !bound.isZero else { return 0 }
-    return min(max(0, Int(mpfr_get_exp(bound.pointer))), (1 << 17) + 64)
+    min(max(0, magnitudeExponent ?? 0), (1 << 17) + 64)
   }
 
   /// Whether |value| may be 2^`bits` or more (from a 64-bit enclosure): sin, cos and tan
   /// refuse such arguments, whose reduction modulo 2π would need π to that many bits.
   public func mayExceed(bits: Int) -> Bool {
-    let i = interval(64)
-    guard i.isBounded else { return true }
-    let bound = i.magnitudeBound
-    return !bound.isZero && Int(mpfr_get_exp(bound.pointer)) > bits
+    // The first bounded enclosure (tan near a pole needs more than 64 bits to have one); one
+    // that never is bounded is left to the evaluation to report.
+    guard let exponent = magnitudeExponent else { return false }
+    return exponent > bits
+  }
+
+  /// The binary exponent of the first bounded enclosure's larger end (|value| < 2^it), or
+  /// nil when no enclosure within the precision bound is bounded.
+  var magnitudeExponent: Int? {
+    decide(from: 64) { i -> Int? in
+      let bound = i.magnitudeBound
+      return bound.isZero ? Int.min : Int(mpfr_get_exp(bound.pointer))
+    }
   }
 
   /// Whether the value is beyond MPFR's exponent range (about 2^(4.6·10^18)): an enclosure
@@ -400,12 +406,23 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   /// The value rounded by `round` (a rule for exact rationals: floor, to at most 1,000
   /// places…), when both ends of an enclosure round alike.
   public func exactly(maxBits: Int, _ round: (Rational) -> Rational) -> Rounded {
-    // Enough bits for the integer part and some: the magnitude from a first enclosure.
-    let first = interval(64)
-    guard first.isBounded else { return .undecided }
-    let exponent = Int(mpfr_get_exp(first.magnitudeBound.pointer))
-    if !first.magnitudeBound.isZero && exponent > maxBits { return .tooLarge }
-    let magnitude = max(0, exponent)
+    // Enough bits for the integer part and some: the magnitude from a first enclosure that
+    // tells it, one within 2^maxBits or one wholly beyond it. (At 64 bits atanh(1 - 1e-30)
+    // has no bounded enclosure, its argument rounding up to 1; and cosh(10^30 + √5 - 10^30)
+    // has one that reaches past e^(10^11), the sum being known only to within ±2^37.)
+    func exponent(_ x: MPFR) -> Int { Int(mpfr_get_exp(x.pointer)) }
+    guard
+      let first = decide(
+        from: 64,
+        { i -> Interval? in
+          let bound = i.magnitudeBound
+          if bound.isZero || exponent(bound) <= maxBits { return i }
+          return !i.containsZero && exponent(i.isPositive ? i.lo : i.hi) > maxBits ? i : nil
+        })
+    else { return .undecided }
+    let bound = first.magnitudeBound
+    if !bound.isZero && exponent(bound) > maxBits { return .tooLarge }
+    let magnitude = bound.isZero ? 0 : max(0, exponent(bound))
     let found = decide(from: magnitude + 64, cap: magnitude + 64 + 16_384) { i -> Rational? in
       let (a, b) = (round(Real.rational(i.lo)), round(Real.rational(i.hi)))
       return a == b ? a : nil
