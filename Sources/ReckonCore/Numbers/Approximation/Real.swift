@@ -157,7 +157,10 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
       // bits as its integer part has (10^1000 has 3,322), or its enclosure is too wide.
       var q = p
       switch f {
-      case .sin, .cos, .tan, .exp, .sinh, .cosh, .tanh: q += a.magnitudeBits
+      case .sin, .cos, .tan: q += a.magnitudeBits
+      // Past |x| = 2^64 exp is beyond MPFR's exponents whatever the digits: no use
+      // working the argument out further (Γ of a huge number at 131,000 bits took a minute).
+      case .exp, .sinh, .cosh: q += min(a.magnitudeBits, 72)
       default: break
       }
       return Real.apply(f, a.interval(q), p)
