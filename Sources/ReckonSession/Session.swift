@@ -7,8 +7,8 @@ import ReckonCore
 /// the `Reply`.
 public struct Session: Sendable {
   public var state: SessionState
-  /// The mode the prompt is in.
-  public var mode: Mode = .calculator(CalculatorMode())
+  /// The mode the prompt is in: the calculator, or a mode it started.
+  public var mode: any Mode = CalculatorMode()
 
   /// Lines longer than this (in bytes) are refused.
   public static let maxLineBytes = 65_536
@@ -35,43 +35,28 @@ public struct Session: Sendable {
   /// The prompt for the current mode.
   public var prompt: String { mode.prompt(at: state.clock.nowMilliseconds()) }
 
-  /// Whether the prompt shows a running clock, and so is worth drawing again each second.
-  public var promptIsLive: Bool {
-    switch mode {
-    case .daily(let daily): daily.isRunning
-    case .anagram: true
-    default: false
-    }
-  }
-
-  /// Whether the prompt counts down a word's time (the anagram game).
-  public var isCountingDown: Bool {
-    if case .anagram = mode { return true }
-    return false
-  }
+  /// How the prompt loop treats the current mode (history, a live clock on the prompt, …).
+  public var input: InputPolicy { mode.input }
 
   /// Whether the prompt is the calculator's (not inside a drill or another mode).
-  public var isInCalculator: Bool {
-    if case .calculator = mode { return true }
-    return false
-  }
+  public var isInCalculator: Bool { mode.input.isCalculator }
 
   /// A second has passed while a line is being typed. A running daily challenge saves its
   /// time (so even `kill -9` loses at most the last second of it) and, at 60:00, is over:
   /// the reply says so. An anagram whose time is up is shown, and the next one comes.
   public mutating func tick() -> Reply {
-    switch mode {
-    case .daily(var daily):
-      let (reply, done) = daily.tick(in: &state)
-      mode = done ? .calculator(CalculatorMode()) : .daily(daily)
-      return withPending(reply)
-    case .anagram(var round):
-      let (reply, done) = round.tick(in: &state)
-      mode = done ? .calculator(CalculatorMode()) : .anagram(round)
-      return withPending(reply)
-    default:
-      return Reply()
+    guard mode.input.promptIsLive else { return Reply() }
+    return withPending(take(mode.tick(in: &state)))
+  }
+
+  /// Moves to the mode a step leads to, and gives its reply.
+  private mutating func take(_ step: ModeStep) -> Reply {
+    switch step {
+    case .stay: break
+    case .leave: mode = CalculatorMode()
+    case .enter(let next, _): mode = next
     }
+    return step.reply
   }
 
   /// `reply` after whatever the session kept for the next reply (the settings' read) and
@@ -89,10 +74,8 @@ public struct Session: Sendable {
   /// Handles one line of input.
   public mutating func handle(_ line: String) -> Reply {
     if line.utf8.count > Session.maxLineBytes { return Session.tooLong(bytes: line.utf8.count) }
-    var current = mode
-    let reply = current.handle(line, in: &state)
-    mode = current
-    return withPending(reply)
+    let step = mode.handle(line, in: &state)
+    return withPending(take(step))
   }
 
   /// The answer to a line over `maxLineBytes`, which is not looked at: nothing changes. A
@@ -109,15 +92,14 @@ public struct Session: Sendable {
 
   /// The end of input (Ctrl-D or the end of a piped file): a mode may want to say goodbye.
   public mutating func finish() -> Reply {
-    var current = mode
-    var reply = current.finish(in: &state)
-    mode = current
+    var reply = mode.finish(in: &state)
+    mode = CalculatorMode()
     reply.outputs += state.saveWhatWasKept()
     return withPending(reply)
   }
 
-  /// Completions for the word that ends `textBeforeCursor`: commands (as a first word),
-  /// functions, constants, variables.
+  /// Completions for the word that ends `textBeforeCursor`: the mode's (the calculator's
+  /// commands, functions, constants and variables; a drill's few words).
   public func completions(for textBeforeCursor: String) -> [String] {
     // The word is the trailing run of name characters, with a final + or - kept for m+ / m-.
     let scalars = Array(textBeforeCursor.unicodeScalars)
@@ -129,21 +111,7 @@ public struct Session: Sendable {
     let word = String(String.UnicodeScalarView(scalars[start...]))
     let before = String(String.UnicodeScalarView(scalars[..<start]))
     let isFirstWord = before.allSatisfy { $0 == " " || $0 == "\t" }
-    var candidates = mode.completionWords(isFirstWord: isFirstWord, before: before)
-    let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
-    if !isInCalculator {
-      // A drill's answers are numbers: only its own words complete.
-    } else if words.count == 1 && words[0] == "profile" {
-      candidates = ((try? state.store?.profiles()) ?? []).map(\.name)
-    } else if words.count == 1 && words[0] == "personality" {
-      candidates = state.personalityQuizzes.map(\.name) + ["load"]
-    } else if candidates.isEmpty || isFirstWord {
-      // Functions complete with their "(", ready for the argument.
-      candidates += Builtins.functionNames.map { $0 + "(" } + Builtins.constantNames
-      candidates += state.environment.variables.keys
-      if state.environment.answer != nil { candidates.append("ans") }
-      candidates.append("to")  // 255 to hex; to hex alone converts ans
-    }
+    let candidates = mode.completions(isFirstWord: isFirstWord, before: before, state: state)
     return Array(Set(candidates.filter { $0.hasPrefix(word) })).sorted()
   }
 }

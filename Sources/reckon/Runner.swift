@@ -142,11 +142,12 @@ struct Runner {
     err.flush()
     // A daily challenge's clock and an anagram's countdown tick on the prompt.
     let ticker: () -> String = { [unowned editor, renderer] in
+      let drops = box.session.input.dropsTypedTextOnTick
       let reply = box.session.tick()
       if !reply.outputs.isEmpty {
         // Time's up: what was being typed was an answer to what has gone, not a line for the
         // calculator or for the next word. (A warning alone leaves it.)
-        if box.session.isInCalculator || box.session.isCountingDown { editor.discardTypedText() }
+        if box.session.isInCalculator || drops { editor.discardTypedText() }
         editor.clearLineForOutput()
         var (out, err) = (OutputStream(fd: 1), OutputStream(fd: 2))
         renderer.render(reply, prompt: "", location: "", out: &out, err: &err)
@@ -156,7 +157,7 @@ struct Runner {
       return box.session.prompt
     }
     loop: while true {
-      editor.ticker = box.session.promptIsLive ? ticker : nil
+      editor.ticker = box.session.input.promptIsLive ? ticker : nil
       let prompt = box.session.prompt
       switch editor.readLine(prompt: prompt) {
       case .line(let line):

@@ -102,7 +102,7 @@ import Testing
     _ = session.handle("anagram \(level)")
     var rounds = 1
     for _ in 0..<400 {
-      guard case .anagram(let round) = session.mode else {
+      guard let round = session.mode as? AnagramMode else {
         _ = session.handle("anagram \(level)")
         rounds += 1
         continue
@@ -119,7 +119,7 @@ import Testing
       case 6: _ = session.handle(String(round.word.reversed()))
       default: _ = session.handle(["zzzz", "abc", "tip", "12", ""][Int(random.next() % 5)])
       }
-      if case .anagram(let after) = session.mode { #expect(after.score >= 0) }
+      if let after = session.mode as? AnagramMode { #expect(after.score >= 0) }
     }
     #expect(rounds > 1)
   }
@@ -149,13 +149,13 @@ import Testing
     let clock = ManualClock()
     var session = testSession(clock: clock)
     _ = session.handle("anagram hard")
-    #expect(session.promptIsLive)
+    #expect(session.input.promptIsLive)
     #expect(session.prompt == "anagram 1/10 0:30> ")
     clock.advance(milliseconds: 12_500)
     #expect(session.prompt == "anagram 1/10 0:18> ")
     #expect(session.tick().outputs.isEmpty)
-    guard case .anagram(let before) = session.mode else {
-      Issue.record("the round did not start: \(session.mode)")
+    guard let before = session.mode as? AnagramMode else {
+      Issue.record("the round did not start: \(type(of: session.mode))")
       return
     }
     clock.advance(milliseconds: 17_500)
@@ -169,8 +169,8 @@ import Testing
     let store = SQLiteStore.inMemory()
     var session = testSession(store: store)
     _ = session.handle("anagram medium")
-    guard case .anagram(let round) = session.mode else {
-      Issue.record("the round did not start: \(session.mode)")
+    guard let round = session.mode as? AnagramMode else {
+      Issue.record("the round did not start: \(type(of: session.mode))")
       return
     }
     _ = session.handle(round.word)
@@ -198,7 +198,7 @@ import Testing
       _ = session.handle("anagram easy")
       var score = 0
       for _ in 0..<solved {
-        guard case .anagram(let round) = session.mode else { throw Failure("the round is not running") }
+        guard let round = session.mode as? AnagramMode else { throw Failure("the round is not running") }
         _ = session.handle(round.word)
         score += round.value
       }

@@ -398,10 +398,7 @@ import Testing
 extension Session {
   /// The drill under way; nil in any other mode (a test then fails with `#require`, rather
   /// than passing with nothing checked).
-  var drill: DrillMode? {
-    guard case .drill(let drill) = mode else { return nil }
-    return drill
-  }
+  var drill: DrillMode? { mode as? DrillMode }
 }
 
 /// A store whose every write fails, as on a full disk.

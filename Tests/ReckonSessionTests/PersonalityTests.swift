@@ -218,7 +218,7 @@ import Testing
     var session = testSession(store: store)
     _ = session.handle("personality calculator")
     var last = Reply()
-    while case .personality(let quiz) = session.mode {
+    while let quiz = session.mode as? PersonalityMode {
       last = session.handle(quiz.question.kind == .multiple ? "none" : "1")
     }
     #expect(plain(last).first?.hasPrefix("== You are: ") == true)

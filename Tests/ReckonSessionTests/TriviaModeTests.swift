@@ -144,8 +144,8 @@ extension Choices {
     session.state.builtInQuestions = BuiltInQuestions.bank
     #expect(clock.today().iso == "2023-11-14")
     _ = session.handle("daily \(difficulty.rawValue)")
-    guard case .daily(let daily) = session.mode else {
-      Issue.record("the challenge did not start: \(session.mode)")
+    guard let daily = session.mode as? DailyMode else {
+      Issue.record("the challenge did not start: \(type(of: session.mode))")
       return
     }
     let right = try #require(daily.choices.answers.firstIndex(of: daily.choices.question.correct))
@@ -164,7 +164,7 @@ extension Choices {
     // The next day opens a new one.
     clock.advance(milliseconds: 86_400_000)
     _ = restarted.handle("daily \(difficulty.rawValue)")
-    guard case .daily = restarted.mode else {
+    guard restarted.mode is DailyMode else {
       Issue.record("the next day's challenge did not start")
       return
     }
@@ -219,7 +219,7 @@ extension Choices {
     let clock = ManualClock()
     var session = started(clock, store: SQLiteStore.inMemory())
     _ = session.handle("pause")
-    #expect(!session.promptIsLive)
+    #expect(!session.input.promptIsLive)
     clock.advance(milliseconds: 2 * DailyMode.limit)
     #expect(session.tick().outputs.isEmpty)
     #expect(session.prompt == "daily easy paused 0:00> ")

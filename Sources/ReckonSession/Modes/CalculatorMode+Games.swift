@@ -4,7 +4,7 @@ import ReckonCore
 extension CalculatorMode {
   /// `personality`: the quizzes; `personality NAME [shuffle]`: take one;
   /// `personality load FILE`: add one from a JSON file.
-  func startPersonality(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+  func startPersonality(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, (any Mode)?) {
     let words = CalculatorMode.words(of: line, from: argumentStart)
     let quizzes = state.personalityQuizzes
     guard let first = words.first else { return (personalityList(quizzes, state: state), nil) }
@@ -30,7 +30,7 @@ extension CalculatorMode {
       shuffle = true
     }
     let quiz = PersonalityMode(quiz: chosen, shuffle: shuffle, random: &state.random)
-    return (Reply(state.prepareStore() + quiz.opening(shuffled: shuffle)), .personality(quiz))
+    return (Reply(state.prepareStore() + quiz.opening(shuffled: shuffle)), quiz)
   }
 
   func personalityList(_ quizzes: [PersonalityQuiz], state: SessionState) -> Reply {
@@ -118,7 +118,7 @@ extension CalculatorMode {
   }
 
   /// `anagram [LEVEL]`: a round of ten words; `anagram levels`: the level table.
-  func startAnagram(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+  func startAnagram(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, (any Mode)?) {
     let words = CalculatorMode.words(of: line, from: argumentStart)
     let (levels, warnings) = state.anagramLevels()
     if let extra = words.dropFirst().first {
@@ -163,7 +163,7 @@ extension CalculatorMode {
     outputs += state.prepareStore()
     return (
       Reply(outputs + round.opening(profile: state.profile, requested: AnagramMode.roundLength, from: source)),
-      .anagram(round)
+      round
     )
   }
 

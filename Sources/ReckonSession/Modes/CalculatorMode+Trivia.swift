@@ -3,7 +3,7 @@ import ReckonCore
 /// The calculator's trivia commands: `quiz …` and `daily …`.
 extension CalculatorMode {
   /// `quiz [easy|medium|hard] [CATEGORY] [count N]`, `quiz categories`, `quiz load FILE`.
-  func startQuiz(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+  func startQuiz(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, (any Mode)?) {
     let words = CalculatorMode.words(of: line, from: argumentStart)
     switch words.first?.text.lowercased() {
     case "categories":
@@ -48,7 +48,7 @@ extension CalculatorMode {
     }
     let quiz = QuizMode(options: options, questions: questions, state: &state)
     let opening = state.prepareStore() + warnings
-    return (Reply(opening + quiz.opening(profile: state.profile, requested: options.count)), .quiz(quiz))
+    return (Reply(opening + quiz.opening(profile: state.profile, requested: options.count)), quiz)
   }
 
   /// The rest of the line after `offset`, trimmed, without quotes around it.
@@ -84,7 +84,7 @@ extension CalculatorMode {
   }
 
   /// `daily`: today's three challenges; `daily easy|medium|hard`: start or resume one.
-  func startDaily(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+  func startDaily(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, (any Mode)?) {
     let words = CalculatorMode.words(of: line, from: argumentStart)
     let today = state.clock.today()
     var saved: [DailyRecord] = []
@@ -145,7 +145,7 @@ extension CalculatorMode {
           : "Resuming today's \(level.rawValue) challenge at \(minutesAndSeconds(elapsed))."))
     outputs += daily.shown
     outputs += daily.checkpoint(in: &state)
-    return (Reply(outputs), .daily(daily))
+    return (Reply(outputs), daily)
   }
 
   func overview(_ saved: [DailyRecord], today: Day, state: SessionState) -> [Output] {

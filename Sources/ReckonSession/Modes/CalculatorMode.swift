@@ -5,7 +5,7 @@ public struct CalculatorMode: Sendable {
   public init() {}
 
   /// Handles a line; a command that starts another mode returns it as the next mode.
-  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, Mode?) {
+  mutating func respond(_ line: String, in state: inout SessionState) -> (Reply, (any Mode)?) {
     // Bytes, not Characters: this runs for every line of a batch.
     guard let start = line.utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
       line.utf8[start] != UInt8(ascii: "#")
@@ -69,7 +69,7 @@ public struct CalculatorMode: Sendable {
 
   /// `drill [options]`: the options given, over the last ones used, start a drill (and are
   /// saved as the profile's defaults). `drill review` and `drill weak` ask facts from the store.
-  func startDrill(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, Mode?) {
+  func startDrill(line: String, argumentStart: Int, in state: inout SessionState) -> (Reply, (any Mode)?) {
     let words = CalculatorMode.words(of: line, from: argumentStart)
     if let first = words.first, ["review", "weak"].contains(first.text.lowercased()) {
       if words.count > 1 {
@@ -88,7 +88,7 @@ public struct CalculatorMode: Sendable {
         outputs += state.saveSetting("drill", what: "these drill options could not be saved as your defaults")
       }
       let drill = DrillMode(options: options, state: &state)
-      return (Reply(outputs + drill.opening(profile: state.profile)), .drill(drill))
+      return (Reply(outputs + drill.opening(profile: state.profile)), drill)
     } catch {
       let span =
         error.wordIndex < words.count
@@ -100,7 +100,7 @@ public struct CalculatorMode: Sendable {
   }
 
   /// `drill review` (the facts due, weakest first) or `drill weak` (the ten known least).
-  func startListDrill(_ name: String, in state: inout SessionState) -> (Reply, Mode?) {
+  func startListDrill(_ name: String, in state: inout SessionState) -> (Reply, (any Mode)?) {
     guard let store = state.store else {
       return (Reply([.note("Progress is not being saved in this session, so there is nothing to \(name).")]), nil)
     }
@@ -128,7 +128,7 @@ public struct CalculatorMode: Sendable {
     }
     let outputs = state.prepareStore()
     let drill = DrillMode(options: state.settings.drill, round: .list(name: name, facts: facts), state: &state)
-    return (Reply(outputs + drill.opening(profile: state.profile)), .drill(drill))
+    return (Reply(outputs + drill.opening(profile: state.profile)), drill)
   }
 
   /// The words of a command's arguments (up to a `#` comment), each with its place in the line.
@@ -265,4 +265,35 @@ public struct CalculatorMode: Sendable {
     }
     return isFirstWord ? Command.all.map(\.name) + ["exit"] : []
   }
+}
+
+extension CalculatorMode: Mode {
+  public func prompt(at now: Int64) -> String { "reckon> " }
+
+  public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    let (reply, next) = respond(line, in: &state)
+    return next.map { .enter($0, reply) } ?? .stay(reply)
+  }
+
+  public mutating func finish(in state: inout SessionState) -> Reply { Reply() }
+
+  /// Commands (as a first word), their words, functions, constants and variables.
+  public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
+    var candidates = CalculatorMode.completionWords(isFirstWord: isFirstWord, before: before)
+    let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    if words.count == 1 && words[0] == "profile" {
+      candidates = ((try? state.store?.profiles()) ?? []).map(\.name)
+    } else if words.count == 1 && words[0] == "personality" {
+      candidates = state.personalityQuizzes.map(\.name) + ["load"]
+    } else if candidates.isEmpty || isFirstWord {
+      // Functions complete with their "(", ready for the argument.
+      candidates += Builtins.functionNames.map { $0 + "(" } + Builtins.constantNames
+      candidates += state.environment.variables.keys
+      if state.environment.answer != nil { candidates.append("ans") }
+      candidates.append("to")  // 255 to hex; to hex alone converts ans
+    }
+    return candidates
+  }
+
+  public var input: InputPolicy { InputPolicy(isCalculator: true) }
 }

@@ -1,84 +1,60 @@
-/// The mode the prompt is in. Each mode is a value with its own `handle`; the shared state
-/// lives in `SessionState`, so leaving a mode leaves the calculator exactly as it was.
-public enum Mode: Sendable {
-  case calculator(CalculatorMode)
-  case drill(DrillMode)
-  case quiz(QuizMode)
-  case daily(DailyMode)
-  case personality(PersonalityMode)
-  case anagram(AnagramMode)
+/// The contract of a mode: what the prompt is in front of. The calculator is one; a drill, a
+/// quiz, a daily challenge, a personality quiz and an anagram round are the others. The
+/// session holds the current one as `any Mode` and asks it, instead of asking which one it is.
+///
+/// A mode is a value: it holds its own progress and is handed the `SessionState` everybody
+/// shares (variables, settings, profile, clock, randomness, stores), so leaving a mode leaves
+/// the calculator exactly as it was.
+public protocol Mode: Sendable {
+  /// The prompt, as of `now` (a clock on it changes every second).
+  func prompt(at now: Int64) -> String
+  /// Handles one line typed at the prompt.
+  mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep
+  /// A second has passed while a line is being typed: only called while `input.promptIsLive`.
+  mutating func tick(in state: inout SessionState) -> ModeStep
+  /// The end of input (Ctrl-D, the end of a file): the mode ends and may say goodbye.
+  mutating func finish(in state: inout SessionState) -> Reply
+  /// The words Tab offers for the word being typed, which follows `before` on the line.
+  func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String]
+  /// How the prompt loop treats this mode.
+  var input: InputPolicy { get }
+}
 
-  /// The prompt, as of `now` (a daily challenge's shows its clock).
-  public func prompt(at now: Int64) -> String {
+extension Mode {
+  public mutating func tick(in state: inout SessionState) -> ModeStep { .stay(Reply()) }
+  public var input: InputPolicy { InputPolicy() }
+}
+
+/// What handling a line (or a tick) leads to.
+public enum ModeStep: Sendable {
+  /// The mode goes on.
+  case stay(Reply)
+  /// The mode is over: the calculator takes the prompt back.
+  case leave(Reply)
+  /// Another mode takes the prompt (the calculator's `drill` starts a drill).
+  case enter(any Mode, Reply)
+
+  public var reply: Reply {
     switch self {
-    case .calculator: "reckon> "
-    case .drill(let drill): drill.prompt
-    case .quiz(let quiz): quiz.prompt
-    case .daily(let daily): daily.prompt(at: now)
-    case .personality(let quiz): quiz.prompt
-    case .anagram(let round): round.prompt(at: now)
+    case .stay(let r), .leave(let r), .enter(_, let r): r
     }
   }
+}
 
-  mutating func handle(_ line: String, in state: inout SessionState) -> Reply {
-    switch self {
-    case .calculator(var mode):
-      let (reply, next) = mode.handle(line, in: &state)
-      self = next ?? .calculator(mode)
-      return reply
-    case .drill(var drill):
-      let (reply, done) = drill.handle(line, in: &state)
-      self = done ? .calculator(CalculatorMode()) : .drill(drill)
-      return reply
-    case .quiz(var quiz):
-      let (reply, done) = quiz.handle(line, in: &state)
-      self = done ? .calculator(CalculatorMode()) : .quiz(quiz)
-      return reply
-    case .daily(var daily):
-      let (reply, done) = daily.handle(line, in: &state)
-      self = done ? .calculator(CalculatorMode()) : .daily(daily)
-      return reply
-    case .personality(var quiz):
-      let (reply, done) = quiz.handle(line, in: &state)
-      self = done ? .calculator(CalculatorMode()) : .personality(quiz)
-      return reply
-    case .anagram(var round):
-      let (reply, done) = round.handle(line, in: &state)
-      self = done ? .calculator(CalculatorMode()) : .anagram(round)
-      return reply
-    }
-  }
+/// How the prompt loop (the executable) treats a mode's lines and its prompt.
+public struct InputPolicy: Sendable, Equatable {
+  /// The calculator's lines: kept in history, and Ctrl-D leaves Reckon (in another mode it
+  /// ends the mode). Replies to a script are flushed in batches.
+  public var isCalculator = false
+  /// A clock on the prompt: it is drawn again, and the mode ticked, every second.
+  public var promptIsLive = false
+  /// When a tick moves on (a word's time is up), what was being typed answered what has
+  /// gone, and is thrown away.
+  public var dropsTypedTextOnTick = false
 
-  /// The end of input: a drill says its summary and the calculator takes over.
-  mutating func finish(in state: inout SessionState) -> Reply {
-    switch self {
-    case .calculator: return Reply()
-    case .drill(let drill):
-      self = .calculator(CalculatorMode())
-      return Reply(drill.summary(now: state.clock.nowMilliseconds()))
-    case .quiz(let quiz):
-      self = .calculator(CalculatorMode())
-      return Reply(quiz.summary(now: state.clock.nowMilliseconds()))
-    case .daily(var daily):
-      self = .calculator(CalculatorMode())
-      return Reply(daily.leave(in: &state))
-    case .personality(let quiz):
-      self = .calculator(CalculatorMode())
-      return Reply(quiz.leave())
-    case .anagram(var round):
-      self = .calculator(CalculatorMode())
-      return Reply(round.summary(in: &state))
-    }
-  }
-
-  func completionWords(isFirstWord: Bool, before: String) -> [String] {
-    switch self {
-    case .calculator: CalculatorMode.completionWords(isFirstWord: isFirstWord, before: before)
-    case .drill: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
-    case .quiz: isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
-    case .daily: isFirstWord ? ["quit", "pause", "resume", "help"] : []
-    case .personality: isFirstWord ? ["back", "none", "quit", "help"] : []
-    case .anagram: isFirstWord ? ["hint", "shuffle", "skip", "quit", "help"] : []
-    }
+  public init(isCalculator: Bool = false, promptIsLive: Bool = false, dropsTypedTextOnTick: Bool = false) {
+    self.isCalculator = isCalculator
+    self.promptIsLive = promptIsLive
+    self.dropsTypedTextOnTick = dropsTypedTextOnTick
   }
 }

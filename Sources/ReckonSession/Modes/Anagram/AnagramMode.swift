@@ -98,7 +98,7 @@ public struct AnagramMode: Sendable {
 
   // MARK: Lines
 
-  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
+  mutating func respond(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
     let input = line.trimmingSpaces.lowercased()
     let now = state.clock.nowMilliseconds()
     if now >= deadline {
@@ -235,7 +235,7 @@ public struct AnagramMode: Sendable {
 
   /// A second has passed at the prompt: when the word's time is up, it is shown and the next
   /// comes (or the round ends).
-  mutating func tick(in state: inout SessionState) -> (Reply, done: Bool) {
+  mutating func timePassed(in state: inout SessionState) -> (Reply, done: Bool) {
     let now = state.clock.nowMilliseconds()
     guard now >= deadline else { return (Reply(), false) }
     return timeUp(now: now, in: &state)
@@ -292,4 +292,26 @@ public struct AnagramMode: Sendable {
     quit ends the round; the score is saved as you go.
     """
   }
+}
+
+extension AnagramMode: Mode {
+  public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    let (reply, done) = respond(line, in: &state)
+    return done ? .leave(reply) : .stay(reply)
+  }
+
+  public mutating func tick(in state: inout SessionState) -> ModeStep {
+    let (reply, done) = timePassed(in: &state)
+    return done ? .leave(reply) : .stay(reply)
+  }
+
+  public mutating func finish(in state: inout SessionState) -> Reply { Reply(summary(in: &state)) }
+
+  public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
+    isFirstWord ? ["hint", "shuffle", "skip", "quit", "help"] : []
+  }
+
+  /// The prompt counts the word's time down; when it runs out, what was being typed was for
+  /// the word that has gone.
+  public var input: InputPolicy { InputPolicy(promptIsLive: true, dropsTypedTextOnTick: true) }
 }

@@ -90,7 +90,7 @@ public struct DrillMode: Sendable {
   // MARK: Lines
 
   /// Handles a line; returns the reply and whether the drill is over.
-  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
+  mutating func respond(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
     let input = line.trimmingSpaces.lowercased()
     switch input {
     case "quit", "done", "exit", "q":
@@ -288,4 +288,22 @@ extension String {
     return String(self[start...end])
   }
 
+}
+
+extension DrillMode: Mode {
+  public func prompt(at now: Int64) -> String { prompt }
+
+  public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    let (reply, done) = respond(line, in: &state)
+    return done ? .leave(reply) : .stay(reply)
+  }
+
+  public mutating func finish(in state: inout SessionState) -> Reply {
+    Reply(summary(now: state.clock.nowMilliseconds()))
+  }
+
+  public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
+    // The answers are numbers: only the drill's own words complete.
+    isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
+  }
 }

@@ -74,7 +74,7 @@ public struct PersonalityMode: Sendable {
 
   // MARK: Lines
 
-  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
+  mutating func respond(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
     let input = line.trimmingSpaces
     switch input.lowercased() {
     case "quit", "done", "exit":
@@ -201,4 +201,19 @@ public struct PersonalityMode: Sendable {
     the scale for a scale. back goes to the previous question to change its
     answer (Enter keeps an answer you gave before); quit leaves without a result.
     """
+}
+
+extension PersonalityMode: Mode {
+  public func prompt(at now: Int64) -> String { prompt }
+
+  public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    let (reply, done) = respond(line, in: &state)
+    return done ? .leave(reply) : .stay(reply)
+  }
+
+  public mutating func finish(in state: inout SessionState) -> Reply { Reply(leave()) }
+
+  public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
+    isFirstWord ? ["back", "none", "quit", "help"] : []
+  }
 }

@@ -54,7 +54,7 @@ public struct DailyMode: Sendable {
 
   /// A second has passed while a line is being typed: the time so far is saved, and at
   /// 60:00 the challenge is over. Nothing happens while paused.
-  mutating func tick(in state: inout SessionState) -> (Reply, done: Bool) {
+  mutating func timePassed(in state: inout SessionState) -> (Reply, done: Bool) {
     guard isRunning else { return (Reply(), false) }
     if elapsed(at: state.clock.nowMilliseconds()) >= DailyMode.limit { return finish(nil, in: &state) }
     return (Reply(checkpoint(in: &state)), false)
@@ -62,7 +62,7 @@ public struct DailyMode: Sendable {
 
   // MARK: Lines
 
-  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
+  mutating func respond(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
     let now = state.clock.nowMilliseconds()
     let input = line.trimmingSpaces
     let command = input.lowercased()
@@ -164,4 +164,25 @@ public struct DailyMode: Sendable {
     leaves it for later today, with its time kept. One answer a day for each of
     easy, medium and hard: the same questions for everyone on the same date.
     """
+}
+
+extension DailyMode: Mode {
+  public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    let (reply, done) = respond(line, in: &state)
+    return done ? .leave(reply) : .stay(reply)
+  }
+
+  public mutating func tick(in state: inout SessionState) -> ModeStep {
+    let (reply, done) = timePassed(in: &state)
+    return done ? .leave(reply) : .stay(reply)
+  }
+
+  public mutating func finish(in state: inout SessionState) -> Reply { Reply(leave(in: &state)) }
+
+  public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
+    isFirstWord ? ["quit", "pause", "resume", "help"] : []
+  }
+
+  /// The clock on the prompt runs while the question is shown (not while paused).
+  public var input: InputPolicy { InputPolicy(promptIsLive: isRunning) }
 }

@@ -73,7 +73,7 @@ public struct QuizMode: Sendable {
 
   // MARK: Lines
 
-  mutating func handle(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
+  mutating func respond(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
     let input = line.trimmingSpaces
     switch input.lowercased() {
     case "quit", "done", "exit":
@@ -155,4 +155,21 @@ public struct QuizMode: Sendable {
 func notAnAnswer(_ input: String, _ choices: Choices, commands: String = "skip, quit") -> String {
   if let note = Command.typedInMode(input, here: "Here, type \(choices.range) or the answer.") { return note }
   return "'\(input)' is not one of the answers: type \(choices.range), or \(commands)."
+}
+
+extension QuizMode: Mode {
+  public func prompt(at now: Int64) -> String { prompt }
+
+  public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    let (reply, done) = respond(line, in: &state)
+    return done ? .leave(reply) : .stay(reply)
+  }
+
+  public mutating func finish(in state: inout SessionState) -> Reply {
+    Reply(summary(now: state.clock.nowMilliseconds()))
+  }
+
+  public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
+    isFirstWord ? ["quit", "done", "skip", "help", "stats"] : []
+  }
 }
