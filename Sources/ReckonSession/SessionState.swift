@@ -51,19 +51,12 @@ public struct SessionState: Sendable {
   public var digitLimit = Evaluator.maxDigits
   /// How many steps of Pollard's rho `factor` may take (the fuzzer lowers it too).
   public var factorSteps = Factoring.defaultBudget
-  /// Where `quiz load FILE` reads; nil when the session may read no files.
+  /// Where a mode reads a user's file (`quiz load FILE`); nil when the session may read no
+  /// files.
   public var files: (any FileSource)?
-  /// The trivia bank built in (the daily challenges come from it); tests give their own.
-  public var builtInQuestions: QuestionBank?
-  /// The built-in bank and the questions loaded this session; read when a quiz first needs it.
-  private var loadedBank: QuestionBank?
-  /// Personality quizzes loaded this session (`personality load FILE`), after the built-in ones.
-  public var loadedQuizzes: [PersonalityQuiz] = []
-  /// The anagram game's words from `--words FILE`, and where they came from; nil: the
-  /// built-in list.
-  public var words: (list: WordList, source: String)?
-  /// The file with the user's anagram level table, read at each round; nil: none.
-  public var anagramLevelsFile: String?
+  /// What each mode keeps for the session beyond its own run (the questions loaded, a word
+  /// list), by the type its folder defines.
+  public var content = ContentShelf()
 
   public init(clock: any Clock, random: any RandomSource, store: (any Store)? = nil, profile: String = "default") {
     self.clock = clock
@@ -100,66 +93,6 @@ public struct SessionState: Sendable {
   public mutating func text(of value: Value) -> String {
     if case .exact(let r) = value, let text = NumberFormatter.settingsFree(r) { return text }
     return formatter.format(value)
-  }
-
-  // MARK: Trivia questions
-
-  /// The bank the daily challenges come from: the built-in one, the same for everybody.
-  var dailyBank: QuestionBank { builtInQuestions ?? BuiltInQuestions.bank }
-
-  /// The questions a quiz can ask: the built-in ones and those loaded this session.
-  mutating func questionBank() -> QuestionBank {
-    if let loadedBank { return loadedBank }
-    loadedBank = dailyBank
-    return loadedBank!
-  }
-
-  /// Adds questions for the rest of the session (duplicates are left out by the importer).
-  mutating func addQuestions(_ questions: [TriviaQuestion]) {
-    // In place: a copy would copy every question loaded before.
-    _ = questionBank()
-    loadedBank!.reserve(questions.count)
-    for question in questions { loadedBank!.add(question) }
-  }
-
-  // MARK: Games
-
-  /// The personality quizzes: the built-in ones, then those loaded (a loaded quiz with a
-  /// built-in one's name takes its place).
-  var personalityQuizzes: [PersonalityQuiz] {
-    let builtIn = BuiltInQuizzes.all.map { quiz in loadedQuizzes.first { $0.name == quiz.name } ?? quiz }
-    return builtIn + loadedQuizzes.filter { quiz in !BuiltInQuizzes.all.contains { $0.name == quiz.name } }
-  }
-
-  /// The anagram game's words and where they came from.
-  var wordList: (list: WordList, source: String) { words ?? (WordList.builtIn, "the built-in list") }
-
-  /// The anagram levels: the defaults, with the user's file over them. A file that is there
-  /// but has problems is not used, and every problem is in the warning returned.
-  func anagramLevels() -> (levels: [AnagramLevel], warnings: [Output]) {
-    guard let path = anagramLevelsFile, files != nil else { return (AnagramLevels.defaults, []) }
-    let bytes: [UInt8]
-    switch readFile(path) {
-    case .success(let read): bytes = read
-    case .failure(let problem):
-      if problem.isMissing { return (AnagramLevels.defaults, []) }
-      return (AnagramLevels.defaults, [.warning("the anagram levels in \(path) are not used: \(problem.message)")])
-    }
-    let text: String
-    switch TextFile.decode(bytes) {
-    case .success(let decoded): text = decoded
-    case .failure(let bad):
-      return (
-        AnagramLevels.defaults,
-        [.warning("the anagram levels in \(path) are not used: line \(bad.line) is not UTF-8 (byte \(bad.byte))")]
-      )
-    }
-    switch AnagramLevels.read(text) {
-    case .success(let levels): return (levels, [])
-    case .failure(let problems):
-      let listed = problems.all.map { "\n  \($0)" }.joined()
-      return (AnagramLevels.defaults, [.warning("the anagram levels in \(path) are not used:\(listed)")])
-    }
   }
 
   // MARK: The store

@@ -6,7 +6,7 @@ import Testing
 /// Help fits an 80-column terminal without wrapping, whatever the topic.
 @Suite struct HelpTests {
   static var topics: [String?] {
-    [nil] + Command.all.map(\.name) + Help.topics + Builtins.functionNames
+    [nil] + Commands.all.map { $0.help.name } + Help.topics + Builtins.functionNames
   }
 
   @Test(arguments: topics)

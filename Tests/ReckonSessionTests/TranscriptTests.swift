@@ -31,7 +31,7 @@ import Testing
       var session = testSession(clock: clock, store: store)
       session.state.files = Transcript.files
       session.state.builtInQuestions = bank
-      session.state.words = words
+      session.state.content[AnagramContent.self].words = words
       session.state.anagramLevelsFile = levels
       return session
     }
@@ -47,7 +47,7 @@ import Testing
         case .success(let report): got = plain(Reply(report.outputs))
         case .failure(let problem): got = ["failure: \(problem.message)"]
         }
-        words = session.state.words
+        words = session.state.anagram.words
       } else if step.input.hasPrefix("@levels ") {
         // The user's anagram level table, for this transcript: a file of Transcripts/files.
         levels = String(step.input.dropFirst(8))

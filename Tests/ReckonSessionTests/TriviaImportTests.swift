@@ -245,7 +245,7 @@ import Testing
       "bad.txt": [0x66, 0xFF, 0x0A], "notes.txt": Array("just some notes\nabout nothing\n".utf8),
       "header.csv": Array("category,difficulty,question,correctAnswer,incorrect1,incorrect2,incorrect3\n".utf8),
     ])
-    let before = session.state.questionBank().count
+    let before = session.state.trivia.questions.count
     #expect(
       plain(session.handle("quiz load nowhere.csv")) == [
         "error@11: nothing loaded from nowhere.csv: cannot read it: no such file"
@@ -265,7 +265,7 @@ import Testing
       plain(session.handle("quiz load header.csv")) == [
         "error@11: nothing loaded from header.csv: it has no questions (read as CSV)"
       ])
-    #expect(session.state.questionBank().count == before)
+    #expect(session.state.trivia.questions.count == before)
   }
 
   /// Every skipped row is listed with its line and reason, however many there are, and one
@@ -376,10 +376,10 @@ import Testing
     // In a session: both load, and a quiz can ask both.
     var session = testSession()
     session.state.files = MemoryFiles(["germany.txt": Array(text.utf8)])
-    let before = session.state.questionBank().count
+    let before = session.state.trivia.questions.count
     #expect(plain(session.handle("quiz load germany.txt")).contains { $0.hasPrefix("Loaded 2 questions") })
-    #expect(session.state.questionBank().count == before + 2)
-    #expect(session.state.questionBank().matching(difficulty: .easy, category: "geography").count >= 2)
+    #expect(session.state.trivia.questions.count == before + 2)
+    #expect(session.state.trivia.questions.matching(difficulty: .easy, category: "geography").count >= 2)
   }
 
   /// Open Trivia DB's other encodings (`encode=url3986`, `urlLegacy`, `base64`) encode every

@@ -132,7 +132,7 @@ public struct AnagramMode: Sendable {
     default:
       // A calculator command typed by habit costs nothing (unless it is made of the tiles).
       if WordList.letters(of: input) != WordList.letters(of: word),
-        let note = Command.typedInMode(input, here: "Here, type a word of these letters.")
+        let note = Commands.typedInMode(input, here: "Here, type a word of these letters.")
       {
         return (Reply([.note(note)]), false)
       }

@@ -10,91 +10,120 @@ public struct DrillOptions: Sendable, Hashable {
 
   public init() {}
 
-  /// Applies `drill` arguments over these options: tables (`7`, `2-12`, `all`), `max N`,
-  /// `range N`, `random`, `order`, `count N`, `endless`, `+`, `-`, `÷`, `x`.
-  ///
-  /// The tables given on one line together are the list drilled, whatever joins them
-  /// (`7 8`, `7,8`, `7, 8`, `7 and 8`, `3-5,8`), smallest first and each once; a line with no
-  /// table keeps the tables of these options, as it keeps every option it leaves out.
+  /// Applies `drill` arguments over these options (as saved settings are read back).
   public func applying(_ words: [String]) throws(DrillOptionError) -> DrillOptions {
+    applying(try Changes(parsing: words))
+  }
+
+  /// These options with what `changes` gives in their place.
+  public func applying(_ changes: Changes) -> DrillOptions {
     var options = self
-    /// The tables given so far on this line; nil: none yet.
-    var tables: [Int]?
-    /// Whether the word before was a table, and the joining word or comma still waiting for
-    /// a table after it (the word's place, and whether it was a comma).
-    var afterTable = false
-    var join: (index: Int, comma: Bool)?
-    var i = 0
-    func number(after word: String, in range: ClosedRange<Int>) throws(DrillOptionError) -> Int {
-      i += 1
-      guard i < words.count, let n = Int(words[i]), range.contains(n) else {
-        throw DrillOptionError(
-          message: "\(word) needs a number from \(range.lowerBound) to \(range.upperBound)",
-          wordIndex: min(i, words.count - 1))
-      }
-      return n
-    }
-    while i < words.count {
-      // lowercased() is the identity on lowercase ASCII and on the symbols, the words saved
-      // settings hold: skipping it spares every start-up Unicode's case tables.
-      let needsLowercasing =
-        words[i] != "×" && words[i] != "÷" && words[i] != "−"
-        && words[i].utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
-      let word = needsLowercasing ? words[i].lowercased() : words[i]
-      var isTable = false
-      switch word {
-      case "all":
-        tables = (tables ?? []) + Array(2...9)
-        isTable = true
-      case "and", ",":
-        guard afterTable, join == nil else { throw DrillOptionError.join(comma: word == ",", at: i) }
-        join = (i, word == ",")
-      case "random": options.random = true
-      case "order", "ordered": options.random = false
-      case "max", "range": options.maximum = try number(after: word, in: 2...100)
-      case "count": options.count = try number(after: word, in: 1...1000)
-      case "endless": options.count = nil
-      case "x", "×", "*", "times": options.operation = .multiply
-      case "+", "plus", "add": options.operation = .add
-      case "-", "−", "minus", "subtract": options.operation = .subtract
-      case "÷", "/", "divide": options.operation = .divide
-      default:
-        guard word.utf8.contains(UInt8(ascii: ",")) else {
-          tables = (tables ?? []) + (try DrillOptions.tables(word, at: i))
-          isTable = true
-          break
-        }
-        // Tables with commas between them (and perhaps one at either end, joining this word
-        // to the one before or after).
-        var pieces = word.split(separator: ",", omittingEmptySubsequences: false)
-        let commaBefore = pieces.count > 1 && pieces.first!.isEmpty
-        let commaAfter = pieces.count > 1 && pieces.last!.isEmpty
-        if commaBefore { pieces.removeFirst() }
-        if commaAfter { pieces.removeLast() }
-        if pieces.contains(where: \.isEmpty) || (commaBefore && (!afterTable || join != nil)) {
-          throw DrillOptionError.join(comma: true, at: i)
-        }
-        for piece in pieces { tables = (tables ?? []) + (try DrillOptions.tables(String(piece), at: i)) }
-        isTable = true
-        if commaAfter { join = (i, true) }
-      }
-      if isTable {
-        // A table answers the join before it, unless it brought one of its own (`7,`).
-        if let waiting = join, waiting.index < i { join = nil }
-      } else if let waiting = join, waiting.index < i {
-        throw DrillOptionError.join(comma: waiting.comma, at: waiting.index)
-      }
-      afterTable = isTable
-      i += 1
-    }
-    if let waiting = join { throw DrillOptionError.join(comma: waiting.comma, at: waiting.index) }
-    if let tables {
-      // Smallest first, each once (without a Set: saved options are read at start-up, and
-      // a first Set costs the runtime a scan of the binary's conformances).
-      options.tables = []
-      for table in tables.sorted() where table != options.tables.last { options.tables.append(table) }
-    }
+    if let tables = changes.tables { options.tables = tables }
+    if let maximum = changes.maximum { options.maximum = maximum }
+    if let random = changes.random { options.random = random }
+    if let count = changes.count { options.count = count }
+    if let operation = changes.operation { options.operation = operation }
     return options
+  }
+
+  /// The options a `drill` line gives; each left out keeps its value.
+  public struct Changes: Sendable, Hashable {
+    public var tables: [Int]?
+    public var maximum: Int?
+    public var random: Bool?
+    /// `.some(nil)`: endless.
+    public var count: Int??
+    public var operation: Fact.Operation?
+
+    public init() {}
+
+    /// Reads `drill` arguments: tables (`7`, `2-12`, `all`), `max N`, `range N`, `random`,
+    /// `order`, `count N`, `endless`, `+`, `-`, `÷`, `x`.
+    ///
+    /// The tables given on one line together are the list drilled, whatever joins them
+    /// (`7 8`, `7,8`, `7, 8`, `7 and 8`, `3-5,8`), smallest first and each once; a line with
+    /// no table keeps the tables drilled before, as it keeps every option it leaves out.
+    public init(parsing words: [String]) throws(DrillOptionError) {
+      var options = Changes()
+      /// The tables given so far on this line; nil: none yet.
+      var tables: [Int]?
+      /// Whether the word before was a table, and the joining word or comma still waiting for
+      /// a table after it (the word's place, and whether it was a comma).
+      var afterTable = false
+      var join: (index: Int, comma: Bool)?
+      var i = 0
+      func number(after word: String, in range: ClosedRange<Int>) throws(DrillOptionError) -> Int {
+        i += 1
+        guard i < words.count, let n = Int(words[i]), range.contains(n) else {
+          throw DrillOptionError(
+            message: "\(word) needs a number from \(range.lowerBound) to \(range.upperBound)",
+            wordIndex: min(i, words.count - 1))
+        }
+        return n
+      }
+      while i < words.count {
+        // lowercased() is the identity on lowercase ASCII and on the symbols, the words saved
+        // settings hold: skipping it spares every start-up Unicode's case tables.
+        let needsLowercasing =
+          words[i] != "×" && words[i] != "÷" && words[i] != "−"
+          && words[i].utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
+        let word = needsLowercasing ? words[i].lowercased() : words[i]
+        var isTable = false
+        switch word {
+        case "all":
+          tables = (tables ?? []) + Array(2...9)
+          isTable = true
+        case "and", ",":
+          guard afterTable, join == nil else { throw DrillOptionError.join(comma: word == ",", at: i) }
+          join = (i, word == ",")
+        case "random": options.random = true
+        case "order", "ordered": options.random = false
+        case "max", "range": options.maximum = try number(after: word, in: 2...100)
+        case "count": options.count = try number(after: word, in: 1...1000)
+        case "endless": options.count = .some(nil)
+        case "x", "×", "*", "times": options.operation = .multiply
+        case "+", "plus", "add": options.operation = .add
+        case "-", "−", "minus", "subtract": options.operation = .subtract
+        case "÷", "/", "divide": options.operation = .divide
+        default:
+          guard word.utf8.contains(UInt8(ascii: ",")) else {
+            tables = (tables ?? []) + (try DrillOptions.tables(word, at: i))
+            isTable = true
+            break
+          }
+          // Tables with commas between them (and perhaps one at either end, joining this word
+          // to the one before or after).
+          var pieces = word.split(separator: ",", omittingEmptySubsequences: false)
+          let commaBefore = pieces.count > 1 && pieces.first!.isEmpty
+          let commaAfter = pieces.count > 1 && pieces.last!.isEmpty
+          if commaBefore { pieces.removeFirst() }
+          if commaAfter { pieces.removeLast() }
+          if pieces.contains(where: \.isEmpty) || (commaBefore && (!afterTable || join != nil)) {
+            throw DrillOptionError.join(comma: true, at: i)
+          }
+          for piece in pieces { tables = (tables ?? []) + (try DrillOptions.tables(String(piece), at: i)) }
+          isTable = true
+          if commaAfter { join = (i, true) }
+        }
+        if isTable {
+          // A table answers the join before it, unless it brought one of its own (`7,`).
+          if let waiting = join, waiting.index < i { join = nil }
+        } else if let waiting = join, waiting.index < i {
+          throw DrillOptionError.join(comma: waiting.comma, at: waiting.index)
+        }
+        afterTable = isTable
+        i += 1
+      }
+      if let waiting = join { throw DrillOptionError.join(comma: waiting.comma, at: waiting.index) }
+      if let tables {
+        // Smallest first, each once (without a Set: saved options are read at start-up, and
+        // a first Set costs the runtime a scan of the binary's conformances).
+        var sorted: [Int] = []
+        for table in tables.sorted() where table != sorted.last { sorted.append(table) }
+        options.tables = sorted
+      }
+      self = options
+    }
   }
 
   /// A table (`7`) or a range of them (`2-12`), from 1 to 100.

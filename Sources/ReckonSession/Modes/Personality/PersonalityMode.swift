@@ -101,7 +101,7 @@ public struct PersonalityMode: Sendable {
   /// The numbers a line picks for the question on screen, or why it picks none.
   func read(_ input: String) -> Result<[Int], Why> {
     let q = question
-    if let note = Command.typedInMode(input, here: "Here: \(howToAnswer)") { return .failure(Why(message: note)) }
+    if let note = Commands.typedInMode(input, here: "Here: \(howToAnswer)") { return .failure(Why(message: note)) }
     if q.kind == .multiple && input.lowercased() == "none" { return .success([]) }
     let pieces = input.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
     let count = q.kind == .scale ? q.scale!.steps : q.answers.count

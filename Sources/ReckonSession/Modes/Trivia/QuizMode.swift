@@ -34,7 +34,9 @@ public struct QuizMode: Sendable {
     // Today's daily questions stay out of quizzes: a quiz must not give their answers away.
     let today = state.clock.today()
     let daily = Set(
-      Difficulty.allCases.compactMap { DailyQuestions.question(for: today, difficulty: $0, in: state.dailyBank)?.key })
+      Difficulty.allCases.compactMap {
+        DailyQuestions.question(for: today, difficulty: $0, in: state.trivia.dailyBank)?.key
+      })
     let candidates = bank.matching(difficulty: options.difficulty, category: options.category).filter {
       !daily.contains($0.key)
     }
@@ -153,7 +155,7 @@ public struct QuizMode: Sendable {
 /// What to say to a line that picks no answer; a calculator command gets a word on how to
 /// get back to the calculator.
 func notAnAnswer(_ input: String, _ choices: Choices, commands: String = "skip, quit") -> String {
-  if let note = Command.typedInMode(input, here: "Here, type \(choices.range) or the answer.") { return note }
+  if let note = Commands.typedInMode(input, here: "Here, type \(choices.range) or the answer.") { return note }
   return "'\(input)' is not one of the answers: type \(choices.range), or \(commands)."
 }
 

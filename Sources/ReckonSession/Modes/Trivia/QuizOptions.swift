@@ -13,10 +13,10 @@ struct QuizOptions: Sendable, Hashable {
   /// neither a difficulty nor `count N` name a category: the whole name, or enough of its
   /// start to tell it from the others (`sci`, `words`).
   static func parse(
-    _ words: [(text: String, span: SourceSpan)], bank: QuestionBank
+    _ words: [Arguments.Word], bank: QuestionBank
   ) throws(Diagnostic) -> QuizOptions {
     var options = QuizOptions()
-    var categoryWords: [(text: String, span: SourceSpan)] = []
+    var categoryWords: [Arguments.Word] = []
     var i = 0
     while i < words.count {
       let word = words[i]

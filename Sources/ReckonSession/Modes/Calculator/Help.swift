@@ -8,9 +8,7 @@ public enum Help {
   /// Help for a topic, a command or a function; the overview when `topic` is nil.
   public static func text(for topic: String?) -> [String] {
     guard let topic else { return [overview] }
-    if let command = Command.named(topic) {
-      return ["\(command.usage)\n  \(command.summary)\n\n\(indent(command.details))"]
-    }
+    if let command = Commands.named(topic) { return [command.help.text] }
     if let f = Builtins.function(named: topic) { return ["\(f.usage)\n  \(f.summary)"] }
     switch topic {
     case "pi", "π", "e", "constants":
@@ -31,7 +29,7 @@ public enum Help {
     case "keys": return [keys]
     case "variables": return [variables]
     default:
-      let all = Command.all.map(\.name) + Builtins.functionNames + topics
+      let all = Commands.all.map { $0.help.name } + Builtins.functionNames + topics
       let suggestion = Suggestions.closest(to: topic, in: all).map { " Did you mean '\($0)'?" } ?? ""
       return ["No help on '\(topic)'.\(suggestion) Topics: \(topics.joined(separator: ", ")), or any command."]
     }
@@ -42,8 +40,8 @@ public enum Help {
   }
 
   static var overview: String {
-    let width = Command.all.map(\.usage.count).max() ?? 0
-    let commands = Command.all.map { "  " + $0.usage.padding(width) + "  " + $0.summary }
+    let width = Commands.all.map { $0.help.usage.count }.max() ?? 0
+    let commands = Commands.all.map { "  " + $0.help.usage.padding(width) + "  " + $0.help.summary }
     return """
       Type an expression and press Enter: 2+3*4, 2^100, 1/3, sqrt(2), 15% of 80.
       Variables: x = 3*4, then x/2. ans (or _) is the last result; a line that

@@ -1,0 +1,28 @@
+/// What a mode adds to the calculator's prompt: the commands that start it (and any other
+/// commands of its own), and what `stats` shows for it. Each mode's folder has one, and the
+/// registry (`Features.all` in Modes/Registry.swift) lists them, a line each.
+public protocol Feature: Sendable {
+  /// The mode's commands, in the order `help` lists them.
+  static var commands: [any Command.Type] { get }
+  /// The mode's statistics, by the name `stats NAME` takes.
+  static var statistics: [StatisticsTopic] { get }
+}
+
+extension Feature {
+  public static var statistics: [StatisticsTopic] { [] }
+}
+
+/// One `stats` topic: `stats drill`, `stats quiz`.
+public struct StatisticsTopic: Sendable {
+  /// The word after `stats`; `aliases` are other words for it (`daily` for `quiz`).
+  public let name: String
+  public let aliases: [String]
+  /// The report for the session's profile, from a snapshot of the store.
+  public let report: @Sendable (SessionState) -> [Output]
+
+  public init(name: String, aliases: [String] = [], report: @escaping @Sendable (SessionState) -> [Output]) {
+    self.name = name
+    self.aliases = aliases
+    self.report = report
+  }
+}

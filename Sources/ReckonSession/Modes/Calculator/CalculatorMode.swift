@@ -1,0 +1,174 @@
+import ReckonCore
+
+/// The calculator: expressions, assignments, `ans` continuation and the calculator commands.
+public struct CalculatorMode: Sendable {
+  public init() {}
+
+  /// Handles a line: a command (whose mode's folder reads and runs it), or an expression.
+  mutating func respond(_ line: String, in state: inout SessionState) -> ModeStep {
+    // Bytes, not Characters: this runs for every line of a batch.
+    guard let start = line.utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
+      line.utf8[start] != UInt8(ascii: "#")
+    else { return .stay(Reply()) }
+    let trimmed = line[start...]
+    // Commands start with a letter (or "?"): most lines are expressions and skip the lookup.
+    let first = line.utf8[start]
+    let mayBeCommand = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) || first == UInt8(ascii: "?")
+    let word = mayBeCommand ? String(trimmed.prefix { $0 != " " && $0 != "\t" && $0 != "#" }) : ""
+    if mayBeCommand, Commands.words.contains(word), let command = Commands.named(word) {
+      let wordStart = line.unicodeScalars.count - trimmed.unicodeScalars.count
+      let nameSpan = SourceSpan(wordStart, wordStart + word.unicodeScalars.count)
+      let rest = line.unicodeScalars.dropFirst(nameSpan.end).drop { $0 == " " || $0 == "\t" }
+      if rest.first == "=" {
+        let d = Diagnostic(
+          "'\(word)' is a command, so it cannot be a variable name", at: nameSpan, hint: "choose another name")
+        return .stay(.error(d, line))
+      }
+      return Commands.run(command, Arguments(line: line, nameSpan: nameSpan), in: &state)
+    }
+    do {
+      return .stay(try evaluate(line, in: &state))
+    } catch {
+      return .stay(.error(CalculatorMode.misspeltCommand(in: line, failing: error, state: state) ?? error, line))
+    }
+  }
+
+  /// A line that failed to evaluate at its first word or just after it, whose first word is no
+  /// name Reckon knows but close to a command's (`splt 100 3`, `hlep`): the error says which
+  /// command was probably meant, rather than asking for an operator between `splt` and `100`.
+  static func misspeltCommand(in line: String, failing error: Diagnostic, state: SessionState) -> Diagnostic? {
+    let scalars = Array(line.unicodeScalars)
+    guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return nil }
+    var end = start
+    while end < scalars.count && scalars[end].properties.isAlphabetic { end += 1 }
+    guard end > start, end == scalars.count || !(scalars[end] == "_" || ("0"..."9").contains(scalars[end])) else {
+      return nil
+    }
+    let next = scalars[end...].firstIndex { $0 != " " && $0 != "\t" } ?? scalars.count
+    guard error.span.start == start || error.span.start == next, next == scalars.count || scalars[next] != "=" else {
+      return nil
+    }
+    let word = String(String.UnicodeScalarView(scalars[start..<end]))
+    guard state.environment.variables[word] == nil, !Environment.answerNames.contains(word),
+      Builtins.constants[word] == nil, Builtins.function(named: word) == nil,
+      let guess = Suggestions.closest(to: word, in: Array(Commands.words)), let command = Commands.named(guess)
+    else { return nil }
+    return Diagnostic(
+      "unknown command '\(word)' — did you mean '\(guess)'?", at: SourceSpan(start, end),
+      hint: "\(command.help.usage): \(command.help.summary)")
+  }
+
+  func evaluate(_ line: String, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    // Plain arithmetic (most of a piped batch) needs no tokens or tree; anything else, and
+    // every error, takes the full path below.
+    if let value = QuickEvaluator.value(of: line, evaluator: state.evaluator) { return answer(value, in: &state) }
+    return try run(Parser.parseLine(line, maxExponent: state.digitLimit), in: &state)
+  }
+
+  /// Evaluates a parsed line: prints its value (converted, for `… to hex`), makes it the last
+  /// result and assigns it. Nothing changes when the line fails, its conversion included.
+  func run(_ statement: Statement, conversion: Conversion? = nil, in state: inout SessionState) throws(Diagnostic)
+    -> Reply
+  {
+    switch statement {
+    case .empty:
+      return Reply()
+    case .expression(let expr, _):
+      let value = try state.evaluator.evaluate(expr, in: state.environment)
+      let text = try CalculatorMode.text(of: value, conversion, in: &state)
+      return answer(value, text: text, in: &state)
+    case .assignment(let name, let span, let expr):
+      try CalculatorMode.checkAssignable(name, at: span)
+      let value = try state.evaluator.evaluate(expr, in: state.environment)
+      let text = try CalculatorMode.text(of: value, conversion, in: &state)
+      state.environment.variables[name] = value
+      return answer(value, text: text, in: &state)
+    case .converted(let inner, let conversion):
+      return try run(inner, conversion: conversion, in: &state)
+    }
+  }
+
+  /// Prints `value` (as `text` when given) and makes it the last result; true and false (a
+  /// comparison's answer) are printed but leave `ans` as it was, a number to go on from.
+  func answer(_ value: Value, text: String? = nil, in state: inout SessionState) -> Reply {
+    if value.isNumber { state.environment.answer = value }
+    return Reply([.result(text ?? state.text(of: value))])
+  }
+
+  /// The text of `value` converted as `conversion` asks (as it prints without one); an error
+  /// under the conversion when it has no such form (`pi to fraction`).
+  static func text(of value: Value, _ conversion: Conversion?, in state: inout SessionState) throws(Diagnostic)
+    -> String
+  {
+    guard let conversion else { return state.text(of: value) }
+    let formatter = state.formatter
+    let converted: Converted
+    switch conversion.target {
+    case .fraction: converted = formatter.fraction(value)
+    case .percent: converted = .text(formatter.percent(value))
+    case .hex, .oct, .bin, .base:
+      let (radix, prefix) = conversion.target.radix!
+      converted = formatter.inBase(value, radix: radix, prefix: prefix)
+    }
+    switch converted {
+    case .text(let text): return text
+    case .refused(let why, let hint): throw Diagnostic(why, at: conversion.span, hint: hint)
+    }
+  }
+
+  /// Refuses names that already mean something else.
+  static func checkAssignable(_ name: String, at span: SourceSpan) throws(Diagnostic) {
+    if Environment.answerNames.contains(name) {
+      throw Diagnostic("'\(name)' is the last result and cannot be assigned", at: span, hint: "choose another name")
+    }
+    if Builtins.constants[name] != nil {
+      throw Diagnostic("'\(name)' is a constant and cannot be changed", at: span, hint: "choose another name")
+    }
+    if Builtins.function(named: name) != nil {
+      throw Diagnostic(
+        "'\(name)' is a function, so it cannot be a variable name", at: span, hint: "choose another name")
+    }
+    if Commands.words.contains(name) {
+      throw Diagnostic("'\(name)' is a command, so it cannot be a variable name", at: span, hint: "choose another name")
+    }
+    if name == "to" {
+      throw Diagnostic(
+        "'to' converts a line's result (255 to hex), so it cannot be a variable name", at: span,
+        hint: "choose another name")
+    }
+  }
+}
+
+extension CalculatorMode: Mode {
+  public func prompt(at now: Int64) -> String { "reckon> " }
+
+  public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    respond(line, in: &state)
+  }
+
+  public mutating func finish(in state: inout SessionState) -> Reply { Reply() }
+
+  /// Commands (as a first word), a command's own words after it, and otherwise what an
+  /// expression may hold: functions, constants, variables, `to`.
+  public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
+    let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    if let first = words.first, let command = Commands.named(String(first)),
+      let own = command.completions(after: Array(words.dropFirst()), in: state)
+    {
+      return own
+    }
+    if words.last == "to" && words.first != "help" { return Conversion.Target.words }
+    var candidates: [String] = []
+    if isFirstWord {
+      candidates += Commands.all.flatMap { [$0.help.name] + $0.help.aliases.filter { $0.allSatisfy(\.isLetter) } }
+    }
+    // Functions complete with their "(", ready for the argument.
+    candidates += Builtins.functionNames.map { $0 + "(" } + Builtins.constantNames
+    candidates += state.environment.variables.keys
+    if state.environment.answer != nil { candidates.append("ans") }
+    candidates.append("to")  // 255 to hex; to hex alone converts ans
+    return candidates
+  }
+
+  public var input: InputPolicy { InputPolicy(isCalculator: true) }
+}

@@ -1,0 +1,13 @@
+/// The calculator's own commands, first in `help`.
+enum CalculatorFeature: Feature {
+  static let commands: [any Command.Type] = [
+    HelpCommand.self, VarsCommand.self, ClearCommand.self, ResetCommand.self, MemoryAddCommand.self,
+    MemorySubtractCommand.self, MemoryRecallCommand.self, MemoryClearCommand.self, FullCommand.self,
+    SetCommand.self, TipCommand.self, SplitCommand.self, FactorCommand.self,
+  ]
+}
+
+/// The commands about the session itself (progress, profiles, leaving), last in `help`.
+enum SessionFeature: Feature {
+  static let commands: [any Command.Type] = [StatsCommand.self, ProfileCommand.self, QuitCommand.self]
+}
