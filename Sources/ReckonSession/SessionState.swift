@@ -6,21 +6,21 @@ public struct SessionState: Sendable {
   public var environment = Environment()
   /// The memory register (M+, M−, MR, MC); nil when empty.
   public var memory: Value?
-  /// The profile's settings, read from the store when first needed: most lines (`2+2`, a
-  /// bill's tip in cents) print the same whatever they are, and a `reckon -e` that never needs
-  /// them never opens the database. What the read has to say (a damaged database moved aside)
-  /// comes with the reply of the line that needed it.
+  /// The profile's settings, once `readSettings()` has read them: most lines (`2+2`, a bill's
+  /// tip in cents) print the same whatever they are, and a `reckon -e` that never needs them
+  /// never opens the database. Reading them is a step of its own, taken by the line that needs
+  /// them (a command says whether it does); nothing reads the store behind a getter.
   public var settings: Settings {
-    mutating get {
-      if !settingsAreRead { pending += loadSettings() }
-      return readSettings
+    get {
+      assert(settingsAreRead, "the settings are used before readSettings()")
+      return savedSettings
     }
     set {
-      readSettings = newValue
+      savedSettings = newValue
       settingsAreRead = true
     }
   }
-  private var readSettings = Settings()
+  private var savedSettings = Settings()
   private var settingsAreRead = false
   /// Outputs that belong to no reply yet (the settings' read, when a line first needed it): the
   /// session puts them at the start of the reply being made.
@@ -78,21 +78,38 @@ public struct SessionState: Sendable {
 
   /// How values print: the profile's digits, format and separators.
   public var formatter: NumberFormatter {
-    mutating get {
-      // (No more digits than the session's limit: the fuzzer lowers it.)
-      var formatter = NumberFormatter(digits: min(settings.digits, digitLimit))
-      formatter.style = settings.format
-      formatter.separators = settings.separators
-      formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
-      return formatter
-    }
+    // (No more digits than the session's limit: the fuzzer lowers it.)
+    var formatter = NumberFormatter(digits: min(settings.digits, digitLimit))
+    formatter.style = settings.format
+    formatter.separators = settings.separators
+    formatter.maxExactPlaces = min(formatter.maxExactPlaces, digitLimit)
+    return formatter
   }
 
-  /// A value as it prints. An integer of at most three digits prints the same whatever the
-  /// settings say, so only other values read them (`reckon -e 2+2` never opens the database).
-  public mutating func text(of value: Value) -> String {
+  /// Whether `value` prints the same whatever the settings say (an integer of at most three
+  /// digits): `reckon -e 2+2` never opens the database.
+  public static func printsWithoutSettings(_ value: Value) -> Bool {
+    if case .exact(let r) = value { return NumberFormatter.settingsFree(r) != nil }
+    return false
+  }
+
+  /// A value as it prints; unless it prints without them, the settings must have been read.
+  public func text(of value: Value) -> String {
     if case .exact(let r) = value, let text = NumberFormatter.settingsFree(r) { return text }
     return formatter.format(value)
+  }
+
+  /// A value as it prints, reading the settings first unless it prints without them.
+  public mutating func textReadingSettings(of value: Value) -> String {
+    if !SessionState.printsWithoutSettings(value) { readSettings() }
+    return text(of: value)
+  }
+
+  /// Reads the profile's saved settings, unless they have been read: the step a line takes
+  /// before it uses them. What the read has to say (a damaged database moved aside) comes
+  /// with the reply.
+  public mutating func readSettings() {
+    if !settingsAreRead { pending += loadSettings() }
   }
 
   // MARK: The store
@@ -100,10 +117,10 @@ public struct SessionState: Sendable {
   /// Reads the profile's saved settings over the defaults now; a problem is one warning.
   mutating func loadSettings() -> [Output] {
     settingsAreRead = true
-    readSettings = Settings()
+    savedSettings = Settings()
     guard let store, store.mayHaveSavedData else { return [] }
     do {
-      readSettings.restore(try store.settings(profile: profile))
+      savedSettings.restore(try store.settings(profile: profile))
       return store.takeWarnings().map { .warning($0) }
     } catch {
       return [.warning("saved settings could not be read: \(error.message)")]

@@ -34,10 +34,12 @@ public struct CommandHelp: Sendable {
   public let details: String
   /// Whether anything may follow the command word (`vars 2` is refused before parsing).
   public let takesArguments: Bool
+  /// Whether it uses the profile's settings, which are then read before it runs.
+  public let readsSettings: Bool
 
   public init(
     name: String, aliases: [String] = [], usage: String, summary: String, details: String,
-    takesArguments: Bool = true
+    takesArguments: Bool = true, readsSettings: Bool = false
   ) {
     self.name = name
     self.aliases = aliases
@@ -45,6 +47,7 @@ public struct CommandHelp: Sendable {
     self.summary = summary
     self.details = details
     self.takesArguments = takesArguments
+    self.readsSettings = readsSettings
   }
 
   /// The help of `help NAME`: usage, summary, then the details indented.

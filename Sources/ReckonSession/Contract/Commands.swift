@@ -35,6 +35,7 @@ public enum Commands {
           "'\(command.help.name)' takes nothing after it", at: extra.span, hint: "usage: \(command.help.usage)")
       }
       let parsed = try command.init(parsing: arguments, in: state)
+      if command.help.readsSettings { state.readSettings() }
       return try parsed.run(in: &state)
     } catch {
       return .stay(.error(error, arguments.line))

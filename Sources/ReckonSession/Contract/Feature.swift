@@ -17,12 +17,17 @@ public struct StatisticsTopic: Sendable {
   /// The word after `stats`; `aliases` are other words for it (`daily` for `quiz`).
   public let name: String
   public let aliases: [String]
+  /// What the report shows, for `help stats`: a few lines, each at most 74 columns.
+  public let help: String
   /// The report for the session's profile, from a snapshot of the store.
   public let report: @Sendable (SessionState) -> [Output]
 
-  public init(name: String, aliases: [String] = [], report: @escaping @Sendable (SessionState) -> [Output]) {
+  public init(
+    name: String, aliases: [String] = [], help: String, report: @escaping @Sendable (SessionState) -> [Output]
+  ) {
     self.name = name
     self.aliases = aliases
+    self.help = help
     self.report = report
   }
 }

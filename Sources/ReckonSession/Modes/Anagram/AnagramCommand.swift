@@ -93,7 +93,11 @@ struct AnagramCommand: Command {
 /// The anagram game's part in the calculator: `anagram`, and `stats anagram`.
 enum AnagramFeature: Feature {
   static let commands: [any Command.Type] = [AnagramCommand.self]
-  static let statistics = [StatisticsTopic(name: "anagram") { AnagramStatistics.report(for: $0) }]
+  static let statistics = [
+    StatisticsTopic(
+      name: "anagram", help: "stats anagram: rounds, best and average scores by level, the last rounds."
+    ) { AnagramStatistics.report(for: $0) }
+  ]
 }
 
 /// The game's words from `--words FILE` (nil: the built-in list), and the file of the user's

@@ -92,7 +92,7 @@ public struct CalculatorMode: Sendable {
   /// comparison's answer) are printed but leave `ans` as it was, a number to go on from.
   func answer(_ value: Value, text: String? = nil, in state: inout SessionState) -> Reply {
     if value.isNumber { state.environment.answer = value }
-    return Reply([.result(text ?? state.text(of: value))])
+    return Reply([.result(text ?? state.textReadingSettings(of: value))])
   }
 
   /// The text of `value` converted as `conversion` asks (as it prints without one); an error
@@ -100,7 +100,8 @@ public struct CalculatorMode: Sendable {
   static func text(of value: Value, _ conversion: Conversion?, in state: inout SessionState) throws(Diagnostic)
     -> String
   {
-    guard let conversion else { return state.text(of: value) }
+    guard let conversion else { return state.textReadingSettings(of: value) }
+    state.readSettings()
     let formatter = state.formatter
     let converted: Converted
     switch conversion.target {

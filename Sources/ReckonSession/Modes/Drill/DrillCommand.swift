@@ -27,7 +27,7 @@ struct DrillCommand: Command {
       moves it up a box (due again 1, 3, 7, then 14 days later); a wrong answer,
       or showing the answer, sends it back to box 1. The weakest facts are those
       missed most for their answers (a shown answer counts as missed).
-      """)
+      """, readsSettings: true)
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
     (words.isEmpty ? ["review", "weak"] : []) + ["all", "random", "order", "max", "count", "endless"]
@@ -113,5 +113,16 @@ struct DrillCommand: Command {
 /// The drill's part in the calculator: `drill`, and `stats drill` (also `stats` alone).
 enum DrillFeature: Feature {
   static let commands: [any Command.Type] = [DrillCommand.self]
-  static let statistics = [StatisticsTopic(name: "drill") { Statistics.report(for: $0) }]
+  static let statistics = [
+    StatisticsTopic(
+      name: "drill",
+      help: """
+        stats (or stats drill), for the current profile: answers and accuracy; a
+        2–12 times-table grid of how well each fact is known (● known, ◐ getting
+        there, ○ learning, · not practised; in colour on a terminal); answers a
+        day over the last 14 days; the streak of days practised; the weakest
+        facts; and how many are due for review. Also works inside a drill.
+        """
+    ) { Statistics.report(for: $0) }
+  ]
 }

@@ -133,7 +133,9 @@ struct PersonalityCommand: Command {
 enum PersonalityFeature: Feature {
   static let commands: [any Command.Type] = [PersonalityCommand.self]
   static let statistics = [
-    StatisticsTopic(name: "personality") { PersonalityStatistics.report(for: $0) }
+    StatisticsTopic(
+      name: "personality", help: "stats personality: your personality results, newest first."
+    ) { PersonalityStatistics.report(for: $0) }
   ]
 }
 

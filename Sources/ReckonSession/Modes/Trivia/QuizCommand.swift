@@ -108,7 +108,16 @@ struct QuizCommand: Command {
 /// The trivia's part in the calculator: `quiz`, `daily`, and `stats quiz` (also `stats daily`).
 enum TriviaFeature: Feature {
   static let commands: [any Command.Type] = [QuizCommand.self, DailyCommand.self]
-  static let statistics = [StatisticsTopic(name: "quiz", aliases: ["daily"]) { TriviaStatistics.report(for: $0) }]
+  static let statistics = [
+    StatisticsTopic(
+      name: "quiz", aliases: ["daily"],
+      help: """
+        stats quiz: questions answered, accuracy by difficulty and category, the
+        daily streak (days with all three challenges answered), best and median
+        daily times, and the last 14 days of daily results.
+        """
+    ) { TriviaStatistics.report(for: $0) }
+  ]
 }
 
 /// The questions of a session: the built-in bank (the daily challenges come from it) and

@@ -13,7 +13,7 @@ struct FullCommand: Command {
       repeating part in brackets: full 1/6 is 1/6 = 0.1[6] (up to 10,000
       decimals). A multiple of π or e: its exact form, 2π ≈ 6.283185307.
       An approximation (≈) has no full form: set digits N shows more digits.
-      """)
+      """, readsSettings: true)
 
   let value: Value
   /// Whether an expression was given (its value becomes ans).

@@ -18,7 +18,7 @@ struct MemoryChange: Sendable {
     let evaluator = state.evaluator
     let old = state.memory ?? .exact(.zero)
     state.memory = try evaluator.add(old, adding ? value : evaluator.negate(value), at: span)
-    return .stay(Reply([.note("memory: \(state.text(of: state.memory!))")]))
+    return .stay(Reply([.note("memory: \(state.textReadingSettings(of: state.memory!))")]))
   }
 }
 
@@ -61,7 +61,7 @@ struct MemoryRecallCommand: Command {
   func run(in state: inout SessionState) -> ModeStep {
     guard let memory = state.memory else { return .stay(Reply([.note("memory is empty")])) }
     state.environment.answer = memory
-    return .stay(Reply([.result(state.text(of: memory))]))
+    return .stay(Reply([.result(state.textReadingSettings(of: memory))]))
   }
 }
 

@@ -22,7 +22,7 @@ struct SetCommand: Command {
                              default; results with commas do not read back)
       Integers always print in full, as integers, in every format.
       Settings are saved for your profile.
-      """)
+      """, readsSettings: true)
 
   static let settingNames = ["digits", "tips", "format", "separators"]
   static let styleNames = ["auto", "fixed", "sci", "eng"]

@@ -3,20 +3,11 @@ import ReckonCore
 /// `stats [topic]`: a mode's statistics for the profile; each mode's `Feature` names its
 /// topics, and the first registered (the drill's) is the one without a word.
 struct StatsCommand: Command {
+  /// The help lists each topic's, as its feature describes it.
   static let help = CommandHelp(
-    name: "stats", usage: "stats [drill|quiz|…]", summary: "your progress in a game, day by day",
-    details: """
-      stats (or stats drill), for the current profile: answers and accuracy; a
-      2–12 times-table grid of how well each fact is known (● known, ◐ getting
-      there, ○ learning, · not practised; in colour on a terminal); answers a
-      day over the last 14 days; the streak of days practised; the weakest
-      facts; and how many are due for review. Also works inside a drill.
-      stats quiz: questions answered, accuracy by difficulty and category, the
-      daily streak (days with all three challenges answered), best and median
-      daily times, and the last 14 days of daily results.
-      stats anagram: rounds, best and average scores by level, the last rounds.
-      stats personality: your personality results, newest first.
-      """)
+    name: "stats", usage: "stats [\(Commands.statistics.prefix(2).map(\.name).joined(separator: "|"))|…]",
+    summary: "your progress in a game, day by day",
+    details: Commands.statistics.map(\.help).joined(separator: "\n"))
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
     words.isEmpty ? Commands.statistics.map(\.name) : nil

@@ -13,7 +13,7 @@ struct TipCommand: Command {
       Money is rounded half away from zero to the cent, once: amount + tip =
       total as shown.
       With a percentage, the total (or the largest share) becomes ans.
-      """)
+      """, readsSettings: true)
 
   let amount: Rational
   /// Nil: the table at each of the profile's percentages.

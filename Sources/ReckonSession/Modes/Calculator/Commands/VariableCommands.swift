@@ -12,7 +12,7 @@ struct VarsCommand: Command {
     var rows: [[String]] = [["name", "value"]]
     // A million-digit value would swamp the table: show its start and its size.
     func shown(_ value: Value) -> String {
-      let text = state.text(of: value)
+      let text = state.textReadingSettings(of: value)
       guard text.count > 40 else { return text }
       return String(text.prefix(30)) + "… (\(text.filter(\.isNumber).count) digits)"
     }
