@@ -7,25 +7,46 @@ enum Statistics {
   /// Days in the activity chart, today included.
   static let chartDays = 14
 
+  /// What the report is made from: one profile's drilling, read from the store at once.
+  struct Snapshot: Sendable {
+    var profile: String
+    var today: Day
+    var now: Int64
+    var states: [String: FactState]
+    var totals: [String: ItemTotals]
+    /// Answers a day over the chart's days.
+    var activity: [DayActivity]
+    /// Every day practised, newest first.
+    var days: [Day]
+  }
+
+  /// The report for the session's profile: a snapshot read from the store, then worked out.
   static func report(for state: SessionState) -> [Output] {
     guard let store = state.store else {
       return [.note("Progress is not being saved in this session, so there are no statistics.")]
     }
-    let mode = DrillMode.storeMode
-    let profile = state.profile
-    let today = state.clock.today()
-    let states: [String: FactState]
-    let totals: [String: ItemTotals]
-    let activity: [DayActivity]
-    let days: [Day]
     do {
-      states = try store.factStates(profile: profile, mode: mode)
-      totals = try store.itemTotals(profile: profile, mode: mode)
-      activity = try store.activity(profile: profile, mode: mode, from: today.advanced(by: 1 - chartDays))
-      days = try store.practiceDays(profile: profile, mode: mode)
+      return report(try snapshot(of: store, profile: state.profile, clock: state.clock))
     } catch {
       return [.warning("the statistics could not be read: \(error.message)")]
     }
+  }
+
+  /// Reads what the report needs.
+  static func snapshot(of store: any Store, profile: String, clock: any Clock) throws(StoreError) -> Snapshot {
+    let mode = DrillMode.storeMode
+    let today = clock.today()
+    return Snapshot(
+      profile: profile, today: today, now: clock.nowMilliseconds(),
+      states: try store.factStates(profile: profile, mode: mode),
+      totals: try store.itemTotals(profile: profile, mode: mode),
+      activity: try store.activity(profile: profile, mode: mode, from: today.advanced(by: 1 - chartDays)),
+      days: try store.practiceDays(profile: profile, mode: mode))
+  }
+
+  /// The report, worked out from a snapshot alone.
+  static func report(_ snapshot: Snapshot) -> [Output] {
+    let (profile, today, states, totals) = (snapshot.profile, snapshot.today, snapshot.states, snapshot.totals)
     // (What opening the store found, a damaged file say, comes first: `Session` adds it.)
     let answered = totals.values.reduce(0) { $0 + $1.answered }
     guard answered > 0 else {
@@ -38,12 +59,11 @@ enum Statistics {
       .note(
         "Progress for \(profile): \(Wording.count(answered, "answer")), \(Wording.percent(right, of: answered)) right; "
           + "\(known) of \(gridFacts.count) times-table facts known."))
-    outputs.append(.note(streakLine(days: days, today: today)))
+    outputs.append(.note(streakLine(days: snapshot.days, today: today)))
     outputs.append(.grid(grid(states)))
     outputs.append(.note("Last \(chartDays) days (answers a day, and how many were right):"))
-    outputs.append(.chart(chart(activity, today: today)))
-    let now = state.clock.nowMilliseconds()
-    let due = states.values.filter { $0.dueAt <= now }.count
+    outputs.append(.chart(chart(snapshot.activity, today: today)))
+    let due = states.values.filter { $0.dueAt <= snapshot.now }.count
     // The weakest facts worth naming: missed or shown at least once for every two right answers.
     let weakest = FactSelection.weakest(states, totals: totals, limit: .max).filter {
       FactRecord(totals[$0.item], states[$0.item]).isWorthNaming

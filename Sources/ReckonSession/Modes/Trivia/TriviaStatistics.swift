@@ -2,22 +2,42 @@ import ReckonCore
 
 /// `stats quiz`: the trivia answers and the daily challenges of the current profile.
 enum TriviaStatistics {
+  /// What the report is made from: one profile's trivia answers and daily challenges.
+  struct Snapshot: Sendable {
+    var profile: String
+    var today: Day
+    var quiz: [AnswerGroup]
+    var daily: [AnswerGroup]
+    /// Every daily challenge, oldest first.
+    var challenges: [DailyRecord]
+  }
+
+  /// The report for the session's profile: a snapshot read from the store, then worked out.
   static func report(for state: SessionState) -> [Output] {
     guard let store = state.store else {
       return [.note("Progress is not being saved in this session, so there are no statistics.")]
     }
-    let profile = state.profile
-    let today = state.clock.today()
-    let quiz: [AnswerGroup]
-    let daily: [AnswerGroup]
-    let challenges: [DailyRecord]
     do {
-      quiz = try store.answerGroups(profile: profile, mode: QuizMode.storeMode)
-      daily = try store.answerGroups(profile: profile, mode: DailyMode.storeMode)
-      challenges = try store.dailyChallenges(profile: profile, from: Day(number: Int(Int32.min)), through: today)
+      return report(try snapshot(of: store, profile: state.profile, today: state.clock.today()))
     } catch {
       return [.warning("the statistics could not be read: \(error.message)")]
     }
+  }
+
+  /// Reads what the report needs.
+  static func snapshot(of store: any Store, profile: String, today: Day) throws(StoreError) -> Snapshot {
+    Snapshot(
+      profile: profile, today: today,
+      quiz: try store.answerGroups(profile: profile, mode: QuizMode.storeMode),
+      daily: try store.answerGroups(profile: profile, mode: DailyMode.storeMode),
+      challenges: try store.dailyChallenges(profile: profile, from: Day(number: Int(Int32.min)), through: today))
+  }
+
+  /// The report, worked out from a snapshot alone.
+  static func report(_ snapshot: Snapshot) -> [Output] {
+    let (profile, today, quiz, daily, challenges) = (
+      snapshot.profile, snapshot.today, snapshot.quiz, snapshot.daily, snapshot.challenges
+    )
     // (What opening the store found, a damaged file say, comes first: `Session` adds it.)
     var outputs: [Output] = []
     let all = quiz + daily
