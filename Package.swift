@@ -45,6 +45,11 @@ let package = Package(
       ],
       swiftSettings: ownSections
     ),
+    // SQLite's C interface (Debian's libsqlite3-dev), with shims for what Swift cannot call.
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    // A small typed layer over it: connections, cached statements, typed binds and columns,
+    // transactions, WAL, migrations by user_version. No Foundation.
+    .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictImports + ownSections),
     // SQLite's variadic configuration call, wrapped for Swift (a leaner settings read).
     .target(name: "CSQLiteTuning", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
     .target(name: "CArguments"),
@@ -75,6 +80,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "ReckonCoreTests", dependencies: ["ReckonCore"]),
+    .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
     // Transcripts run on a real (in-memory) SQLite store, so they see what users see.
     .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession", "ReckonStore"], exclude: ["Transcripts"]),
     .testTarget(
