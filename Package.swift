@@ -1,9 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Members of a module are visible only where it is imported (SE-0444): Foundation reaches the
-// build through GRDB, and using it by accident from the executable would link
-// ICU into the binary (+50 MB, slower start-up).
+// Members of a module are visible only where it is imported (SE-0444). No target imports
+// Foundation (a test in EndToEndTests checks that the release binary links none of it).
 let strictImports: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
 // Release builds put each function in a section of its own, so that the linker can gather the
@@ -17,9 +16,6 @@ let package = Package(
   name: "Reckon",
   products: [
     .executable(name: "reckon", targets: ["reckon"])
-  ],
-  dependencies: [
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0")
   ],
   targets: [
     // GMP and MPFR, Debian's libgmp-dev and libmpfr-dev (scripts/deps), through a small C shim
@@ -35,23 +31,14 @@ let package = Package(
     // The session state machine and its modes. Imports ReckonCore and the built-in content.
     .target(
       name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports + ownSections),
-    // The SQLite store (GRDB) behind the session's Store port. GRDBSQLite (SQLite's C
-    // interface) reads the settings at start-up without opening a GRDB pool.
-    .target(
-      name: "ReckonStore",
-      dependencies: [
-        "ReckonSession", "CSQLiteTuning", .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
-      ],
-      swiftSettings: ownSections
-    ),
     // SQLite's C interface (Debian's libsqlite3-dev), with shims for what Swift cannot call.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // A small typed layer over it: connections, cached statements, typed binds and columns,
     // transactions, WAL, migrations by user_version. No Foundation.
     .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictImports + ownSections),
-    // SQLite's variadic configuration call, wrapped for Swift (a leaner settings read).
-    .target(name: "CSQLiteTuning", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
+    // The SQLite store behind the session's Store port.
+    .target(
+      name: "ReckonStore", dependencies: ["ReckonSession", "SQLite"], swiftSettings: strictImports + ownSections),
     .target(name: "CArguments"),
     // libedit, through non-variadic C shims. (No pkgConfig: its -L/usr/lib/… would come
     // before linker/ in the search path.)
@@ -85,10 +72,10 @@ let package = Package(
     .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession", "ReckonStore"], exclude: ["Transcripts"]),
     .testTarget(
       name: "ReckonStoreTests",
-      dependencies: ["ReckonStore", "CSQLiteTuning", .product(name: "GRDBSQLite", package: "GRDB.swift")],
+      dependencies: ["ReckonStore", "SQLite"],
       // A database the GRDB release wrote, and how it was made (read through #filePath).
       exclude: ["Fixtures"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore", "SQLite"]),
     // The fuzz targets (fuzz/README.md): functions over arbitrary bytes. The tests replay the
     // seed corpus and every input the fuzzer ever found through them.
     .target(

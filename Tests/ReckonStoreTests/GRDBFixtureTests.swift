@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import ReckonSession
+import SQLite
 import Testing
 
 @testable import ReckonStore
@@ -24,23 +24,10 @@ import Testing
   /// Every row of a table in rowid order, as `sqlite3` prints them: values between `|`,
   /// NULL as nothing.
   static func rows(_ table: String, in path: String) throws -> String {
-    var configuration = Configuration()
-    configuration.readonly = true
-    let queue = try DatabaseQueue(path: path, configuration: configuration)
-    defer { try? queue.close() }
-    return try queue.read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { row in
-        row.databaseValues.map { value -> String in
-          switch value.storage {
-          case .null: ""
-          case .int64(let n): "\(n)"
-          case .string(let text): text
-          case .double(let x): "\(x)"
-          case .blob(let data): "<\(data.count) bytes>"
-          }
-        }.joined(separator: "|")
-      }.joined(separator: "\n")
-    }
+    let db = try Database(path, flags: .readOnly)
+    return try db.all("SELECT * FROM \(table) ORDER BY rowid") { (row) throws(SQLiteError) in
+      (0..<row.count).map(row.text).joined(separator: "|")
+    }.joined(separator: "\n")
   }
 
   /// The fixture's rows, table by table, exactly (sqlite3 .dump of the file committed).
@@ -156,6 +143,32 @@ import Testing
       """
     ),
   ]
+
+  static let grdbMigrations = """
+    v1: profiles, settings, answers, fact states
+    v2: the local day of each answer
+    v3: trivia answers and daily challenges
+    v4: personality results and anagram rounds
+    v5: how often each fact's answer was shown
+    """
+
+  /// The schema as `sqlite_master` holds it, but GRDB's own table.
+  static func schema(_ path: String) throws -> [String] {
+    try Database(path, flags: .readOnly).all(
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name != 'grdb_migrations' ORDER BY name"
+    ) { (row) throws(SQLiteError) in (0..<row.count).map(row.text).joined(separator: "|") }
+  }
+
+  /// A new database has the schema the GRDB release made, to the letter: the same tables,
+  /// columns, types, constraints, defaults and indexes.
+  @Test func aNewDatabaseHasTheSchemaTheGRDBReleaseMade() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    _ = SQLiteStore.open(path: path)
+    let fixture = try Self.schema(Self.fixture)
+    #expect(fixture.count == 16)
+    #expect(try Self.schema(path) == fixture)
+  }
 
   /// The fixture is as it was made: the test below checks an upgrade of exactly this.
   @Test func theFixtureHoldsEveryKindOfRow() throws {
@@ -306,7 +319,7 @@ import Testing
   @Test func theStartUpReadReadsIt() throws {
     let (folder, path) = try Self.copy()
     defer { _ = folder }
-    let lazy = LazyStore(path: path)
+    let lazy = SQLiteStore(path: path)
     #expect(
       try lazy.settings(profile: "ada") == ["digits": "14", "tips": "12 15 20", "drill": "7,8 max 10 random count 5 ×"])
     #expect(!lazy.isOpen)

@@ -27,6 +27,28 @@ final class Folder {
   func exists(_ name: String) -> Bool { access(path + "/" + name, F_OK) == 0 }
 }
 
+/// A pthread running `body`, joined with `join`.
+final class OwnThread {
+  final class Job: @unchecked Sendable {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+  }
+  var thread = pthread_t()
+
+  init(_ body: @escaping () -> Void) {
+    let context = Unmanaged.passRetained(Job(body)).toOpaque()
+    let started = pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
+        return nil
+      }, context)
+    precondition(started == 0, "no thread")
+  }
+
+  func join() { pthread_join(thread, nil) }
+}
+
 /// Milliseconds on the monotonic clock.
 func milliseconds() -> Int64 {
   var now = timespec()
@@ -151,7 +173,7 @@ func milliseconds() -> Int64 {
 
   /// Two connections to one file: BEGIN IMMEDIATE waits for the other's write lock up to the
   /// busy timeout, then fails with SQLITE_BUSY; within the timeout it gets the lock.
-  @Test func theBusyTimeoutWaitsForAnotherWriter() async throws {
+  @Test func theBusyTimeoutWaitsForAnotherWriter() throws {
     let folder = Folder()
     let path = folder.path + "/db.sqlite"
     let one = try Database(path)
@@ -170,14 +192,15 @@ func milliseconds() -> Int64 {
     // WAL: the other connection still reads what was committed while the write is open.
     #expect(try two.value("SELECT count(*) FROM t", as: Int.self) == 0)
 
+    // A thread of its own (the test pool's threads may all be busy) commits in 0.1 s.
     let lockHolder = Holder(one)
-    let release = Task.detached {
+    let release = OwnThread {
       usleep(100_000)
-      try lockHolder.connection.execute("COMMIT")
+      try? lockHolder.connection.execute("COMMIT")
     }
-    two.setBusyTimeout(milliseconds: 5000)
+    two.setBusyTimeout(milliseconds: 10_000)
     try two.transaction { () throws(SQLiteError) in try two.run("INSERT INTO t VALUES (2)") }
-    try await release.value
+    release.join()
     #expect(try two.value("SELECT count(*) FROM t", as: Int.self) == 2)
   }
 
@@ -324,24 +347,22 @@ func milliseconds() -> Int64 {
   }
 
   /// Several connections migrating one new file at once: each migration runs once.
-  @Test func connectionsMigratingAtOnceRunEachMigrationOnce() async throws {
+  @Test func connectionsMigratingAtOnceRunEachMigrationOnce() throws {
     let folder = Folder()
     let path = folder.path + "/db.sqlite"
     let runs = Runs()
     let migrator = Self.migrator(runs)
     try Database(path).enableWAL()
-    try await withThrowingTaskGroup(of: Int32.self) { group in
-      for _ in 0..<4 {
-        group.addTask {
-          let db = try Database(path)
-          db.setBusyTimeout(milliseconds: 10_000)
-          return try migrator.migrate(db)
-        }
+    let found = Mutex<[Int32]>([])
+    let threads = (0..<4).map { _ in
+      OwnThread {
+        guard let db = try? Database(path) else { return }
+        db.setBusyTimeout(milliseconds: 10_000)
+        if let version = try? migrator.migrate(db) { found.withLock { $0.append(version) } }
       }
-      var found: [Int32] = []
-      for try await version in group { found.append(version) }
-      #expect(found.sorted() == [0, 3, 3, 3])
     }
+    for thread in threads { thread.join() }
+    #expect(found.withLock { $0.sorted() } == [0, 3, 3, 3])
     #expect(runs.all == [1, 1, 1])
   }
 }
