@@ -22,7 +22,7 @@ public final class SQLiteStore: Store, Sendable {
   /// session asks after every line, and a 100,000-line script should not take a lock each time.
   private let mayHaveWarnings: Atomic<Bool>
   /// Whether a checkpoint is running in the background.
-  private let checkpointing = Atomic<Bool>(false)
+  let checkpointing = Atomic<Bool>(false)
 
   enum State {
     /// Not opened yet (a lazy store).
@@ -600,6 +600,7 @@ public final class SQLiteStore: Store, Sendable {
     guard !checkpointing.exchange(true, ordering: .acquiring) else { return }
     let started = BackgroundThread.start { [self] in
       if let db = try? Database(path, flags: .readWrite) {
+        db.setBusyTimeout(milliseconds: 1000)  // its read of the header may meet a WAL recovery
         _ = try? db.checkpoint(.passive)
       }
       checkpointing.store(false, ordering: .releasing)

@@ -185,8 +185,12 @@ public final class Database {
 
   /// Copies the WAL's pages into the database file (`sqlite3_wal_checkpoint_v2`). Returns the
   /// WAL's size and how much of it is now in the database, in pages.
+  ///
+  /// It reads the header first: a connection that has read nothing yet has not found the WAL,
+  /// and SQLite's checkpoint would do nothing (and say -1, -1).
   @discardableResult
   public func checkpoint(_ mode: CheckpointMode = .passive) throws(SQLiteError) -> (log: Int, copied: Int) {
+    _ = try userVersion()
     var log: Int32 = 0
     var copied: Int32 = 0
     let code = sqlite3_wal_checkpoint_v2(handle, nil, mode.rawValue, &log, &copied)

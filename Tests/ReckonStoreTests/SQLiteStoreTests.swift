@@ -151,6 +151,29 @@ import Testing
     }
   }
 
+  /// Every 50 writes the WAL is copied into the database in the background, so the next
+  /// write starts it over and it stays small: SQLite's own checkpoint, inside the commit that
+  /// fills it to 1,000 pages, never comes.
+  @Test func theWALIsCheckpointedInTheBackground() throws {
+    let folder = try Folder()
+    let path = folder.path + "/reckon.sqlite"
+    let store = SQLiteStore.open(path: path)
+    for n in 0..<SQLiteStore.writesPerCheckpoint {
+      try store.saveSetting("k\(n)", value: "\(n)", profile: "ada", at: 0)
+    }
+    var waited = 0
+    while store.checkpointing.load(ordering: .acquiring) && waited < 5000 {
+      usleep(1000)
+      waited += 1
+    }
+    try store.saveSetting("one", value: "more", profile: "ada", at: 0)
+    // What the WAL holds now: the last write's pages only, not 51 writes' worth.
+    let (log, _) = try Database(path).checkpoint(.passive)
+    #expect(log > 0)
+    #expect(log <= 5)
+    #expect(try store.settings(profile: "ada").count == 51)
+  }
+
   /// Two sessions on one profile change different settings: each saves only its own, and
   /// neither undoes the other's.
   @Test func aSettingSavesOnlyItself() throws {

@@ -234,6 +234,24 @@ func milliseconds() -> Int64 {
     #expect(memory?.message == "the database stayed in journal mode memory, not WAL")
   }
 
+  /// A connection of its own (a checkpoint on another thread) copies what another
+  /// connection wrote, though it has read nothing yet, and the writer's next commit starts
+  /// the WAL over: it stays small.
+  @Test func aConnectionOfItsOwnCheckpointsAnotherWriters() throws {
+    let folder = Folder()
+    let path = folder.path + "/db.sqlite"
+    let writer = try Database(path)
+    try writer.enableWAL()
+    try writer.execute("CREATE TABLE t (k INTEGER)")
+    for k in 0..<50 { try writer.run("INSERT INTO t VALUES (?)", k) }
+    let (log, copied) = try Database(path).checkpoint(.passive)
+    #expect(log >= 50)
+    #expect(copied == log)
+    try writer.run("INSERT INTO t VALUES (?)", 50)
+    let after = try Database(path).checkpoint(.passive)
+    #expect(after.log == 1)
+  }
+
   @Test func readOnlyAndDamagedFilesSaySo() throws {
     let folder = Folder()
     let path = folder.path + "/db.sqlite"
