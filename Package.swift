@@ -31,7 +31,7 @@ let package = Package(
     // The session state machine and its modes. Imports ReckonCore and the built-in content.
     .target(
       name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports + ownSections),
-    // SQLite's C interface (Debian's libsqlite3-dev), with shims for what Swift cannot call.
+    // SQLite's C interface (Debian's libsqlite3-dev), with a shim for SQLITE_TRANSIENT.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // A small typed layer over it: connections, cached statements, typed binds and columns,
     // transactions, WAL, migrations by user_version. No Foundation.

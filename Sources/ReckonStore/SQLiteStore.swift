@@ -250,9 +250,6 @@ public final class SQLiteStore: Store, Sendable {
   /// caller opens the store properly, which knows how to deal with it.
   static func quickSettings(path: String, profile: String) -> SavedSettings? {
     let immutable = access(path + "-wal", F_OK) != 0 && !needsEscaping(path)
-    // Usually SQLite's first use in the process: no bulk page-cache allocation for a read of
-    // a page or two (17 page faults fewer at every start-up).
-    Database.allocatePagesAsNeeded()
     guard
       let db = try? Database(
         immutable ? "file:" + path + "?immutable=1" : path, flags: immutable ? [.readOnly, .uri] : .readOnly)
@@ -266,8 +263,8 @@ public final class SQLiteStore: Store, Sendable {
   static let settingsQuery = "SELECT key, value FROM setting WHERE profile = ?"
 
   static func settings(from statement: Statement) throws(SQLiteError) -> SavedSettings {
-    SavedSettings(
-      try statement.all { (row) throws(SQLiteError) in (key: try row[0] as String, value: try row[1] as String) })
+    let rows = try statement.all { (row) throws(SQLiteError) in (try row[0] as String, try row[1] as String) }
+    return SavedSettings(rows, uniquingKeysWith: { $1 })
   }
 
   // MARK: Store

@@ -212,9 +212,4 @@ public final class Database {
 
   /// The SQLite linked in (`3.40.1`).
   public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
-
-  /// Before SQLite's first use in the process: its page cache allocates pages as they are
-  /// needed, not 20 in one block. False when SQLite is already in use (nothing changes).
-  @discardableResult
-  public static func allocatePagesAsNeeded() -> Bool { reckon_sqlite_no_bulk_page_cache() == SQLITE_OK }
 }
