@@ -54,7 +54,7 @@ let package = Package(
       dependencies: ["ReckonSession", "ReckonStore", "LineEditor", "CArguments"],
       swiftSettings: strictImports + ownSections,
       // Release builds are position-dependent: a PIE spends a quarter of its start-up
-      // applying ~70,000 relocations (perf: _dl_relocate_object and its page faults). They
+      // applying ~20,000 relocations (perf: _dl_relocate_object and its page faults). They
       // also link SQLite, libedit and libstdc++ statically and export no symbols: see
       // linker/README.md.
       linkerSettings: [
