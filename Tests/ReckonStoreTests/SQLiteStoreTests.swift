@@ -162,7 +162,7 @@ import Testing
       try store.saveSetting("k\(n)", value: "\(n)", profile: "ada", at: 0)
     }
     var waited = 0
-    while store.checkpointing.load(ordering: .acquiring) && waited < 5000 {
+    while store.checkpointing.load(ordering: .acquiring) && waited < 10_000 {
       usleep(1000)
       waited += 1
     }
