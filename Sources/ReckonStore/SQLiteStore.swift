@@ -588,8 +588,8 @@ public final class SQLiteStore: Store, Sendable {
   /// How many writes this Reckon makes between two checkpoints.
   static let writesPerCheckpoint = 50
 
-  /// Copies the WAL into the database on a thread of its own (in the idle scheduling class),
-  /// through a connection of its own, while the session goes on. SQLite would otherwise do it inside the commit that fills the
+  /// Copies the WAL into the database on a thread of its own, through a connection of its own,
+  /// while the session goes on. SQLite would otherwise do it inside the commit that fills the
   /// WAL to 1,000 pages, and its fsync held that answer up by 10–20 ms (bench/run saw it at
   /// the same two questions of every 500-question drill). A passive checkpoint waits for no
   /// one, and writers go on appending to the WAL while it runs.
@@ -639,14 +639,7 @@ enum BackgroundThread {
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
   }
 
-  /// Linux's scheduling class for work that runs only when a core would otherwise be idle
-  /// (`SCHED_IDLE` in <sched.h>, which Swift's Glibc module leaves out).
-  static let idleClass: Int32 = 5
-
-  /// Starts `body` on a new detached thread, which first puts itself in the idle scheduling
-  /// class, so that it never takes a core from the session (on two busy cores a thread of the
-  /// normal class made the answer that started it wait for a 4 ms time slice). False when no
-  /// thread could be had.
+  /// Starts `body` on a new detached thread; false when no thread could be had.
   static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
@@ -657,8 +650,6 @@ enum BackgroundThread {
     let started = pthread_create(
       &thread, &attributes,
       { context in
-        var parameters = sched_param(sched_priority: 0)
-        _ = sched_setscheduler(0, BackgroundThread.idleClass, &parameters)  // 0: this thread
         Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
         return nil
       }, context)
