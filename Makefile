@@ -1,5 +1,5 @@
 # make            build the release binary (Swift runtime linked statically)
-# make install    copy it to $(PREFIX)/bin (default /usr/local; e.g. make install PREFIX=~/.local),
+# make install    copy it, stripped, to $(PREFIX)/bin (default /usr/local; e.g. make install PREFIX=~/.local),
 #                 and LICENSE, THIRD-PARTY and licenses/ to $(PREFIX)/share/doc/reckon
 # make test       the whole test suite
 # make bench      the benchmark against bc
@@ -15,7 +15,7 @@ all:
 
 install: all
 	install -d "$(PREFIX)/bin"
-	install -m 0755 .build/release/reckon "$(PREFIX)/bin/reckon"
+	install -s -m 0755 .build/release/reckon "$(PREFIX)/bin/reckon"
 	install -d "$(PREFIX)/share/doc/reckon/licenses"
 	install -m 0644 LICENSE THIRD-PARTY "$(PREFIX)/share/doc/reckon"
 	install -m 0644 $(LICENSES) "$(PREFIX)/share/doc/reckon/licenses"

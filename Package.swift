@@ -1,9 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Members of a module are visible only where it is imported (SE-0444): Foundation reaches the
-// build through GRDB, and using it by accident from the executable would link
-// ICU into the binary (+50 MB, slower start-up).
+// Members of a module are visible only where it is imported (SE-0444). No target imports
+// Foundation (a test in EndToEndTests checks that the release binary links none of it).
 let strictImports: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
 
 // Release builds put each function in a section of its own, so that the linker can gather the
@@ -17,9 +16,6 @@ let package = Package(
   name: "Reckon",
   products: [
     .executable(name: "reckon", targets: ["reckon"])
-  ],
-  dependencies: [
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0")
   ],
   targets: [
     // GMP and MPFR, Debian's libgmp-dev and libmpfr-dev (scripts/deps), through a small C shim
@@ -35,18 +31,14 @@ let package = Package(
     // The session state machine and its modes. Imports ReckonCore and the built-in content.
     .target(
       name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports + ownSections),
-    // The SQLite store (GRDB) behind the session's Store port. GRDBSQLite (SQLite's C
-    // interface) reads the settings at start-up without opening a GRDB pool.
+    // SQLite's C interface (Debian's libsqlite3-dev), with a shim for SQLITE_TRANSIENT.
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    // A small typed layer over it: connections, cached statements, typed binds and columns,
+    // transactions, WAL, migrations by user_version. No Foundation.
+    .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictImports + ownSections),
+    // The SQLite store behind the session's Store port.
     .target(
-      name: "ReckonStore",
-      dependencies: [
-        "ReckonSession", "CSQLiteTuning", .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
-      ],
-      swiftSettings: ownSections
-    ),
-    // SQLite's variadic configuration call, wrapped for Swift (a leaner settings read).
-    .target(name: "CSQLiteTuning", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
+      name: "ReckonStore", dependencies: ["ReckonSession", "SQLite"], swiftSettings: strictImports + ownSections),
     .target(name: "CArguments"),
     // libedit, through non-variadic C shims. (No pkgConfig: its -L/usr/lib/… would come
     // before linker/ in the search path.)
@@ -62,7 +54,7 @@ let package = Package(
       dependencies: ["ReckonSession", "ReckonStore", "LineEditor", "CArguments"],
       swiftSettings: strictImports + ownSections,
       // Release builds are position-dependent: a PIE spends a quarter of its start-up
-      // applying ~70,000 relocations (perf: _dl_relocate_object and its page faults). They
+      // applying ~20,000 relocations (perf: _dl_relocate_object and its page faults). They
       // also link SQLite, libedit and libstdc++ statically and export no symbols: see
       // linker/README.md.
       linkerSettings: [
@@ -75,12 +67,15 @@ let package = Package(
       ]
     ),
     .testTarget(name: "ReckonCoreTests", dependencies: ["ReckonCore"]),
+    .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
     // Transcripts run on a real (in-memory) SQLite store, so they see what users see.
     .testTarget(name: "ReckonSessionTests", dependencies: ["ReckonSession", "ReckonStore"], exclude: ["Transcripts"]),
     .testTarget(
       name: "ReckonStoreTests",
-      dependencies: ["ReckonStore", "CSQLiteTuning", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
-    .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore"]),
+      dependencies: ["ReckonStore", "SQLite"],
+      // A database the GRDB release wrote, and how it was made (read through #filePath).
+      exclude: ["Fixtures"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore", "SQLite"]),
     // The fuzz targets (fuzz/README.md): functions over arbitrary bytes. The tests replay the
     // seed corpus and every input the fuzzer ever found through them.
     .target(

@@ -1,114 +1,92 @@
-import GRDB
+import SQLite
 
-/// The database's shape, one migration per change, from day one. Never edit a migration
-/// that has shipped: add the next one.
+/// The database's shape, one migration per change, from day one; `PRAGMA user_version` is the
+/// number of migrations applied. Never edit a migration that has shipped: add the next one.
+///
+/// The statements are the ones GRDB ran for the releases that used it, to the letter, so a
+/// new database and one those releases wrote have the same schema (`sqlite_master`'s text
+/// included). Those releases kept `user_version` at 0 and listed the migrations applied, by
+/// these names, in a `grdb_migrations` table: `formerVersion` counts them, and migrating goes
+/// on from there (the table is left as it is).
 enum Schema {
-  static var migrator: DatabaseMigrator {
-    var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1: profiles, settings, answers, fact states") { db in
-      try db.create(table: "profile") { t in
-        t.primaryKey("name", .text)
-        t.column("createdAt", .integer).notNull()  // milliseconds since 1970
-      }
-      try db.create(table: "setting") { t in
-        t.column("profile", .text).notNull().references("profile", onDelete: .cascade)
-        t.column("key", .text).notNull()
-        t.column("value", .text).notNull()
-        t.primaryKey(["profile", "key"])
-      }
-      // Every answer ever given, in any mode.
-      try db.create(table: "answer") { t in
-        t.autoIncrementedPrimaryKey("id")
-        t.column("profile", .text).notNull().references("profile", onDelete: .cascade).indexed()
-        t.column("mode", .text).notNull()
-        t.column("item", .text).notNull()
-        t.column("given", .text).notNull()
-        t.column("correct", .boolean).notNull()
-        t.column("milliseconds", .integer).notNull()
-        t.column("answeredAt", .integer).notNull()
-      }
-      // Per profile and fact, the learning state (a Leitner box and when it is next due).
-      try db.create(table: "factState") { t in
-        t.column("profile", .text).notNull().references("profile", onDelete: .cascade)
-        t.column("mode", .text).notNull()
-        t.column("item", .text).notNull()
-        t.column("box", .integer).notNull()
-        t.column("dueAt", .integer).notNull()
-        t.primaryKey(["profile", "mode", "item"])
-      }
-    }
-    // Streaks and charts count local days, and the day an answer was given is fixed by the
-    // clock of the session that gave it: keep it with the answer. Earlier answers get the
-    // day SQLite computes in this machine's time zone.
-    migrator.registerMigration("v2: the local day of each answer") { db in
-      try db.alter(table: "answer") { t in
-        t.add(column: "day", .integer).notNull().defaults(to: 0)  // days since 1970-01-01, local time
-      }
-      try db.execute(
-        sql: """
-          UPDATE answer SET day =
-            CAST(strftime('%s', date(answeredAt / 1000, 'unixepoch', 'localtime')) AS INTEGER) / 86400
+  static let migrator = Migrator(
+    [
+      .init("v1: profiles, settings, answers, fact states") { (db) throws(SQLiteError) in
+        try db.execute(
+          """
+          CREATE TABLE "profile" ("name" TEXT PRIMARY KEY NOT NULL, "createdAt" INTEGER NOT NULL);
+          CREATE TABLE "setting" ("profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, \
+          "key" TEXT NOT NULL, "value" TEXT NOT NULL, PRIMARY KEY ("profile", "key"));
+          CREATE TABLE "answer" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
+          "profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, "mode" TEXT NOT NULL, \
+          "item" TEXT NOT NULL, "given" TEXT NOT NULL, "correct" BOOLEAN NOT NULL, "milliseconds" INTEGER NOT NULL, \
+          "answeredAt" INTEGER NOT NULL);
+          CREATE INDEX "answer_on_profile" ON "answer"("profile");
+          CREATE TABLE "factState" ("profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, \
+          "mode" TEXT NOT NULL, "item" TEXT NOT NULL, "box" INTEGER NOT NULL, "dueAt" INTEGER NOT NULL, \
+          PRIMARY KEY ("profile", "mode", "item"));
           """)
-      try db.create(index: "answer_by_day", on: "answer", columns: ["profile", "mode", "day"])
-    }
-    // The trivia quiz: each answer's category and difficulty, and the daily challenges.
-    migrator.registerMigration("v3: trivia answers and daily challenges") { db in
-      try db.alter(table: "answer") { t in
-        t.add(column: "category", .text)
-        t.add(column: "difficulty", .text)
-      }
-      try db.create(table: "daily") { t in
-        t.column("profile", .text).notNull().references("profile", onDelete: .cascade)
-        t.column("day", .integer).notNull()  // days since 1970-01-01, local time
-        t.column("difficulty", .text).notNull()
-        t.column("item", .text).notNull()  // the question's key
-        t.column("elapsed", .integer).notNull()  // milliseconds on screen, paused time left out
-        t.column("finished", .boolean).notNull()
-        t.column("correct", .boolean).notNull()
-        t.column("given", .text).notNull()
-        t.column("updatedAt", .integer).notNull()
-        t.primaryKey(["profile", "day", "difficulty"])
-      }
-    }
-    // Personality quiz results and anagram rounds.
-    migrator.registerMigration("v4: personality results and anagram rounds") { db in
-      try db.create(table: "personality") { t in
-        t.autoIncrementedPrimaryKey("id")
-        t.column("profile", .text).notNull().references("profile", onDelete: .cascade).indexed()
-        t.column("quiz", .text).notNull()  // the quiz's name
-        t.column("title", .text).notNull()
-        t.column("outcome", .text).notNull()  // the outcome's name as shown
-        t.column("symbol", .text).notNull()
-        t.column("runnerUp", .text).notNull()  // empty when there was none
-        t.column("takenAt", .integer).notNull()  // milliseconds since 1970
-        t.column("day", .integer).notNull()  // days since 1970-01-01, local time
-      }
-      try db.create(table: "anagramRound") { t in
-        t.column("profile", .text).notNull().references("profile", onDelete: .cascade)
-        t.column("startedAt", .integer).notNull()  // milliseconds since 1970
-        t.column("day", .integer).notNull()
-        t.column("level", .text).notNull()
-        t.column("score", .integer).notNull()
-        t.column("solved", .integer).notNull()
-        t.column("played", .integer).notNull()
-        t.column("finished", .boolean).notNull()
-        t.primaryKey(["profile", "startedAt"])
-      }
-    }
-    // How often each fact's answer was shown (a drill's Enter): not an answer, but a sign
-    // the fact is not known, which its weakness counts. A fact saved before this with a box
-    // and no answer can only have been shown: at least once.
-    migrator.registerMigration("v5: how often each fact's answer was shown") { db in
-      try db.alter(table: "factState") { t in
-        t.add(column: "shown", .integer).notNull().defaults(to: 0)
-      }
-      try db.execute(
-        sql: """
+      },
+      // Streaks and charts count local days, and the day an answer was given is fixed by the
+      // clock of the session that gave it: keep it with the answer. Earlier answers get the
+      // day SQLite computes in this machine's time zone.
+      .init("v2: the local day of each answer") { (db) throws(SQLiteError) in
+        try db.execute(
+          """
+          ALTER TABLE "answer" ADD COLUMN "day" INTEGER NOT NULL DEFAULT 0;
+          UPDATE answer SET day =
+            CAST(strftime('%s', date(answeredAt / 1000, 'unixepoch', 'localtime')) AS INTEGER) / 86400;
+          CREATE INDEX "answer_by_day" ON "answer"("profile", "mode", "day");
+          """)
+      },
+      // The trivia quiz: each answer's category and difficulty, and the daily challenges.
+      .init("v3: trivia answers and daily challenges") { (db) throws(SQLiteError) in
+        try db.execute(
+          """
+          ALTER TABLE "answer" ADD COLUMN "category" TEXT;
+          ALTER TABLE "answer" ADD COLUMN "difficulty" TEXT;
+          CREATE TABLE "daily" ("profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, \
+          "day" INTEGER NOT NULL, "difficulty" TEXT NOT NULL, "item" TEXT NOT NULL, "elapsed" INTEGER NOT NULL, \
+          "finished" BOOLEAN NOT NULL, "correct" BOOLEAN NOT NULL, "given" TEXT NOT NULL, \
+          "updatedAt" INTEGER NOT NULL, PRIMARY KEY ("profile", "day", "difficulty"));
+          """)
+      },
+      // Personality quiz results and anagram rounds.
+      .init("v4: personality results and anagram rounds") { (db) throws(SQLiteError) in
+        try db.execute(
+          """
+          CREATE TABLE "personality" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
+          "profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, "quiz" TEXT NOT NULL, \
+          "title" TEXT NOT NULL, "outcome" TEXT NOT NULL, "symbol" TEXT NOT NULL, "runnerUp" TEXT NOT NULL, \
+          "takenAt" INTEGER NOT NULL, "day" INTEGER NOT NULL);
+          CREATE INDEX "personality_on_profile" ON "personality"("profile");
+          CREATE TABLE "anagramRound" ("profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, \
+          "startedAt" INTEGER NOT NULL, "day" INTEGER NOT NULL, "level" TEXT NOT NULL, "score" INTEGER NOT NULL, \
+          "solved" INTEGER NOT NULL, "played" INTEGER NOT NULL, "finished" BOOLEAN NOT NULL, \
+          PRIMARY KEY ("profile", "startedAt"));
+          """)
+      },
+      // How often each fact's answer was shown (a drill's Enter): not an answer, but a sign
+      // the fact is not known, which its weakness counts. A fact saved before this with a box
+      // and no answer can only have been shown: at least once.
+      .init("v5: how often each fact's answer was shown") { (db) throws(SQLiteError) in
+        try db.execute(
+          """
+          ALTER TABLE "factState" ADD COLUMN "shown" INTEGER NOT NULL DEFAULT 0;
           UPDATE factState SET shown = 1 WHERE NOT EXISTS (
             SELECT 1 FROM answer a
-            WHERE a.profile = factState.profile AND a.mode = factState.mode AND a.item = factState.item)
+            WHERE a.profile = factState.profile AND a.mode = factState.mode AND a.item = factState.item);
           """)
-    }
-    return migrator
+      },
+    ],
+    formerVersion: grdbVersion)
+
+  /// How many of the migrations a database written through GRDB had (0 for any other): GRDB
+  /// applied them in order, each recording its name in `grdb_migrations`.
+  @Sendable static func grdbVersion(_ db: Database) throws(SQLiteError) -> Int32 {
+    guard try db.tableExists("grdb_migrations") else { return 0 }
+    let applied = Set(
+      try db.all("SELECT identifier FROM grdb_migrations") { (row) throws(SQLiteError) in try row[0] as String })
+    return Int32(migrator.migrations.prefix { applied.contains($0.name) }.count)
   }
 }

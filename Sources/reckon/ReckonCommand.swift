@@ -40,7 +40,7 @@ enum ReckonCommand {
     // with no database never needs it; without USER it costs a password-database lookup).
     let profile = options.profile
     var session = Session(
-      clock: SystemClock(), random: systemRandom(), store: LazyStore(path: paths.database),
+      clock: SystemClock(), random: systemRandom(), store: SQLiteStore(path: paths.database),
       lazyProfile: { profile ?? Profiles.initial(loginName: loginName()) })
     var runner = Runner(terminal: terminal)
     let batch = !options.expressions.isEmpty || !options.files.isEmpty || !terminal.interactive

@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 import ReckonSession
 import ReckonStore
+import SQLite
 import Testing
 
 /// The drill and its store, through the release binary as it ships: scripted rounds on a
@@ -13,13 +13,15 @@ import Testing
 
   /// What the store holds: every answer, oldest first, for a profile.
   static func answers(in home: String, profile: String) throws -> [(item: String, correct: Bool)] {
-    let queue = try DatabaseQueue(path: home + "/reckon.sqlite")
-    defer { try? queue.close() }
-    return try queue.read { db in
-      try Row.fetchAll(
-        db, sql: "SELECT item, correct FROM answer WHERE profile = ? ORDER BY id", arguments: [profile]
-      ).map { ($0["item"], $0["correct"]) }
+    let db = try Database(home + "/reckon.sqlite", flags: .readOnly)
+    return try db.all("SELECT item, correct FROM answer WHERE profile = ? ORDER BY id", profile) {
+      (row) throws(SQLiteError) in (try row[0], try row[1])
     }
+  }
+
+  /// `PRAGMA integrity_check` of a database, through a connection of its own.
+  static func integrityCheck(_ path: String) throws -> [String] {
+    try Database(path).all("PRAGMA integrity_check") { (row) throws(SQLiteError) in try row[0] as String }
   }
 
   @Test func aScriptedRoundPipedIntoTheReleaseBinary() throws {
@@ -96,9 +98,7 @@ import Testing
       try reckon.send(String(numbers[0] * numbers[1]))
       reckon.killNow()
 
-      let queue = try DatabaseQueue(path: home.path + "/reckon.sqlite")
-      #expect(try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
-      try queue.close()
+      #expect(try Self.integrityCheck(home.path + "/reckon.sqlite") == ["ok"])
       let now = try Self.answers(in: home.path, profile: "kid")
       let added = Array(now.dropFirst(saved.count))
       #expect(now.prefix(saved.count).map(\.item) == saved.map(\.item), "earlier rounds' answers are intact")
@@ -138,11 +138,9 @@ import Testing
     let saved = try Self.answers(in: home.path, profile: "tester")
     #expect(saved.count == 600)
     #expect(saved.allSatisfy { $0.correct })
-    let queue = try DatabaseQueue(path: home.path + "/reckon.sqlite")
-    defer { try? queue.close() }
-    let perItem = try queue.read { db in
-      try Int.fetchAll(db, sql: "SELECT COUNT(*) FROM answer GROUP BY item ORDER BY item")
-    }
+    let perItem = try Database(home.path + "/reckon.sqlite", flags: .readOnly).all(
+      "SELECT COUNT(*) FROM answer GROUP BY item ORDER BY item"
+    ) { (row) throws(SQLiteError) in try row[0] as Int }
     // 300 questions over 22 facts in turn: the first 14 come up 14 times a run, the other 8
     // 13 times; two runs, so 28 and 26, none more.
     #expect(perItem.sorted() == Array(repeating: 26, count: 8) + Array(repeating: 28, count: 14))

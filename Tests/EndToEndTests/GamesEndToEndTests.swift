@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLite
 import Testing
 
 /// The personality quizzes and the anagram game through the release binary: a word list
@@ -31,11 +31,14 @@ import Testing
     #expect(skipped.allSatisfy { playable.contains(String($0)) })
     #expect(run.lines.contains("Only 5 words of 4–5 letters in \(home.path)/words."), "\(run.lines)")
     #expect(run.lines.contains("Round over after 3 of 5 words: 0 points, 0 of 3 words solved."))
-    let queue = try DatabaseQueue(path: home.path + "/reckon.sqlite")
-    let saved = try queue.read { db in try Row.fetchOne(db, sql: "SELECT level, played, finished FROM anagramRound") }
-    #expect(saved?["level"] == "easy")
-    #expect(saved?["played"] == 3)
-    #expect(saved?["finished"] == false)  // the input ended before the round did
+    let saved = try Database(home.path + "/reckon.sqlite", flags: .readOnly).first(
+      "SELECT level, played, finished FROM anagramRound"
+    ) { (row) throws(SQLiteError) in
+      (level: try row[0] as String, played: try row[1] as Int, finished: try row[2] as Bool)
+    }
+    #expect(saved?.level == "easy")
+    #expect(saved?.played == 3)
+    #expect(saved?.finished == false)  // the input ended before the round did
   }
 
   @Test func aWordListWithNothingToPlayStopsReckon() throws {

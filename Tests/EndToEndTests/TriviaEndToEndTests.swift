@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLite
 import Testing
 
 /// The trivia quiz through the release binary: a daily challenge that survives `kill -9`,
@@ -22,9 +22,7 @@ import Testing
     try first.expectLine(matching: #/.* is not one of the answers.*/#)
     first.killNow()
 
-    let queue = try DatabaseQueue(path: home.path + "/reckon.sqlite")
-    #expect(try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } == ["ok"])
-    try queue.close()
+    #expect(try DrillEndToEndTests.integrityCheck(home.path + "/reckon.sqlite") == ["ok"])
 
     let overview = try ReckonProcess.run(["-e", "daily"], environment: Self.environment(home.path), executable: binary)
     #expect(

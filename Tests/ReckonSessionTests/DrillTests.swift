@@ -193,7 +193,7 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-drill-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     try Data("not a folder".utf8).write(to: folder)
-    var session = testSession(store: LazyStore(path: folder.path + "/reckon.sqlite"))
+    var session = testSession(store: SQLiteStore(path: folder.path + "/reckon.sqlite"))
     let start = plain(session.handle("drill 5 count 2"))
     #expect(start.filter { $0.hasPrefix("warning:") }.count == 1)
     #expect(start.first?.contains("will not be saved") == true)

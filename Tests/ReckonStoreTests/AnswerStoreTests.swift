@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import ReckonSession
+import SQLite
 import Testing
 
 @testable import ReckonStore
@@ -98,21 +98,39 @@ import Testing
     #expect(totals.values.map(\.answered).sorted() == Array(repeating: 13, count: 8) + Array(repeating: 14, count: 14))
   }
 
+  /// How an older database kept count of its migrations: in `user_version`, or (the
+  /// releases that used GRDB) as names in `grdb_migrations` with `user_version` 0.
+  enum Bookkeeping: CaseIterable {
+    case userVersion, grdb
+  }
+
+  /// A database with the first `version` migrations, counted as `bookkeeping` says.
+  static func database(at path: String, version: Int32, bookkeeping: Bookkeeping) throws -> Database {
+    let db = try Database(path)
+    try Schema.migrator.migrate(db, upTo: version)
+    if bookkeeping == .grdb {
+      try db.setUserVersion(0)
+      try db.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+      for migration in Schema.migrator.migrations.prefix(Int(version)) {
+        try db.run("INSERT INTO grdb_migrations (identifier) VALUES (?)", migration.name)
+      }
+    }
+    return db
+  }
+
   /// A database written by the first version of the schema gains each answer's day.
-  @Test func aVersionOneDatabaseIsMigrated() throws {
+  @Test(arguments: Bookkeeping.allCases) func aVersionOneDatabaseIsMigrated(_ bookkeeping: Bookkeeping) throws {
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     do {
-      let queue = try DatabaseQueue(path: path)
-      try Schema.migrator.migrate(queue, upTo: "v1: profiles, settings, answers, fact states")
-      try queue.write { db in
-        try db.execute(sql: "INSERT INTO profile (name, createdAt) VALUES ('ada', 0)")
-        try db.execute(
-          sql: """
-            INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt)
-            VALUES ('ada', 'drill', '7×8', '56', 1, 900, ?)
-            """, arguments: [Self.day0])
-      }
+      let db = try Self.database(at: path, version: 1, bookkeeping: bookkeeping)
+      #expect(try Schema.migrator.version(of: db) == 1)
+      try db.execute("INSERT INTO profile (name, createdAt) VALUES ('ada', 0)")
+      try db.run(
+        """
+        INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt)
+        VALUES ('ada', 'drill', '7×8', '56', 1, 900, ?)
+        """, Self.day0)
     }
     let store = SQLiteStore.open(path: path)
     #expect(store.warnings.isEmpty)
@@ -121,9 +139,8 @@ import Testing
     localtime_r(&seconds, &parts)
     let local = Day(milliseconds: Self.day0, utcOffsetSeconds: parts.tm_gmtoff)
     #expect(try store.practiceDays(profile: "ada", mode: "drill") == [local])
-    let applied = try store.writer.read { db in try Schema.migrator.appliedIdentifiers(db) }
-    #expect(applied == Set(Schema.migrator.migrations))
-    #expect(applied.count == 5)
+    #expect(try store.withDatabase { (db) throws(SQLiteError) in try db.userVersion() } == 5)
+    #expect(Schema.migrator.latest == 5)
     // An answer from before v3 has no category or difficulty, and no trivia statistics.
     #expect(try store.answerGroups(profile: "ada", mode: "drill").isEmpty)
     #expect(try store.personalityResults(profile: "ada").isEmpty)
@@ -134,56 +151,52 @@ import Testing
   /// every answer, box, setting and result as it was. A fact with a box and no answer can only
   /// have had its answer shown, so it counts one showing; the others none. Then each showing
   /// counts, and an answer leaves the count alone.
-  @Test func aVersionFourDatabaseIsMigrated() throws {
+  @Test(arguments: Bookkeeping.allCases) func aVersionFourDatabaseIsMigrated(_ bookkeeping: Bookkeeping) throws {
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     let day = Day(milliseconds: Self.day0, utcOffsetSeconds: 0)
     do {
-      let queue = try DatabaseQueue(path: path)
-      try Schema.migrator.migrate(queue, upTo: "v4: personality results and anagram rounds")
-      try queue.write { db in
-        // As the release of schema v4 wrote them: settings, answers with their boxes, a shown
-        // answer (a box with no answer), a daily challenge, a personality result, an anagram round.
-        try db.execute(sql: "INSERT INTO profile (name, createdAt) VALUES ('ada', 0), ('bob', 0)")
-        try db.execute(
-          sql: """
-            INSERT INTO setting (profile, key, value) VALUES ('ada', 'drill', '2-9 max 12 order endless ×'),
-              ('ada', 'digits', '4'), ('bob', 'tips', '12 15')
-            """)
-        for (item, correct, at) in [("7×8", true, Self.day0), ("7×8", false, Self.day0 + 1), ("6×9", true, Self.day0)] {
-          try db.execute(
-            sql: """
-              INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
-              VALUES ('ada', 'drill', ?, '1', ?, 1500, ?, ?)
-              """, arguments: [item, correct, at, day.number])
-        }
-        try db.execute(
-          sql: """
-            INSERT INTO factState (profile, mode, item, box, dueAt) VALUES ('ada', 'drill', '7×8', 1, ?),
-              ('ada', 'drill', '6×9', 2, ?), ('ada', 'drill', '4×4', 1, ?), ('bob', 'drill', '7×8', 1, ?)
-            """, arguments: [Self.day0 + 1, Self.midnight0 + 86_400_000, Self.day0, Self.day0])
-        try db.execute(
-          sql: """
-            INSERT INTO daily (profile, day, difficulty, item, elapsed, finished, correct, given, updatedAt)
-            VALUES ('ada', ?, 'easy', 'k1', 20000, 1, 1, 'Mercury', ?)
-            """, arguments: [day.number, Self.day0])
-        try db.execute(
-          sql: """
-            INSERT INTO personality (profile, quiz, title, outcome, symbol, runnerUp, takenAt, day)
-            VALUES ('ada', 'animal', 'Which animal are you?', 'Owl', '🦉', 'Fox', ?, ?)
-            """, arguments: [Self.day0, day.number])
-        try db.execute(
-          sql: """
-            INSERT INTO anagramRound (profile, startedAt, day, level, score, solved, played, finished)
-            VALUES ('ada', ?, ?, 'easy', 50, 1, 2, 0)
-            """, arguments: [Self.day0, day.number])
+      let db = try Self.database(at: path, version: 4, bookkeeping: bookkeeping)
+      #expect(try Schema.migrator.version(of: db) == 4)
+      // As the release of schema v4 wrote them: settings, answers with their boxes, a shown
+      // answer (a box with no answer), a daily challenge, a personality result, an anagram round.
+      try db.execute("INSERT INTO profile (name, createdAt) VALUES ('ada', 0), ('bob', 0)")
+      try db.execute(
+        """
+        INSERT INTO setting (profile, key, value) VALUES ('ada', 'drill', '2-9 max 12 order endless ×'),
+          ('ada', 'digits', '4'), ('bob', 'tips', '12 15')
+        """)
+      for (item, correct, at) in [("7×8", true, Self.day0), ("7×8", false, Self.day0 + 1), ("6×9", true, Self.day0)] {
+        try db.run(
+          """
+          INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
+          VALUES ('ada', 'drill', ?, '1', ?, 1500, ?, ?)
+          """, item, correct, at, day.number)
       }
-      try queue.close()
+      try db.run(
+        """
+        INSERT INTO factState (profile, mode, item, box, dueAt) VALUES ('ada', 'drill', '7×8', 1, ?),
+          ('ada', 'drill', '6×9', 2, ?), ('ada', 'drill', '4×4', 1, ?), ('bob', 'drill', '7×8', 1, ?)
+        """, Self.day0 + 1, Self.midnight0 + 86_400_000, Self.day0, Self.day0)
+      try db.run(
+        """
+        INSERT INTO daily (profile, day, difficulty, item, elapsed, finished, correct, given, updatedAt)
+        VALUES ('ada', ?, 'easy', 'k1', 20000, 1, 1, 'Mercury', ?)
+        """, day.number, Self.day0)
+      try db.run(
+        """
+        INSERT INTO personality (profile, quiz, title, outcome, symbol, runnerUp, takenAt, day)
+        VALUES ('ada', 'animal', 'Which animal are you?', 'Owl', '🦉', 'Fox', ?, ?)
+        """, Self.day0, day.number)
+      try db.run(
+        """
+        INSERT INTO anagramRound (profile, startedAt, day, level, score, solved, played, finished)
+        VALUES ('ada', ?, ?, 'easy', 50, 1, 2, 0)
+        """, Self.day0, day.number)
     }
     let store = SQLiteStore.open(path: path)
     #expect(store.warnings.isEmpty)
-    #expect(
-      try store.writer.read { db in try Schema.migrator.appliedIdentifiers(db) } == Set(Schema.migrator.migrations))
+    #expect(try store.withDatabase { (db) throws(SQLiteError) in try db.userVersion() } == Schema.migrator.latest)
     #expect(
       try store.settings(profile: "ada") == ["drill": "2-9 max 12 order endless ×", "digits": "4"])
     #expect(try store.settings(profile: "bob") == ["tips": "12 15"])

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import ReckonSession
+import SQLite
 import Synchronization
 import Testing
 
@@ -35,8 +35,10 @@ import Testing
     #expect(try reopened.settings(profile: "ada") == ["digits": "25"])
     #expect(try reopened.settings(profile: "bob") == ["tips": "12 15"])
     #expect(try reopened.profiles().map(\.name) == ["ada", "bob"])
-    let tables = try reopened.writer.read { db in
-      try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    let tables = try reopened.withDatabase { (db) throws(SQLiteError) in
+      try db.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+        (row) throws(SQLiteError) in try row[0] as String
+      }
     }
     #expect(Set(["profile", "setting", "answer", "factState"]).isSubset(of: Set(tables)))
   }
@@ -77,8 +79,7 @@ import Testing
     let folder = try Folder()
     let path = folder.path + "/reckon.sqlite"
     try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
-    let date = Date(timeIntervalSince1970: 1_800_000_000)
-    let store = SQLiteStore.open(path: path, now: date)
+    let store = SQLiteStore.open(path: path, now: 1_800_000_000)
     #expect(store.path == path)
     #expect(store.warnings.count == 1)
     #expect(store.warnings.first?.contains("was damaged") == true)
@@ -150,6 +151,29 @@ import Testing
     }
   }
 
+  /// Every 50 writes the WAL is copied into the database in the background, so the next
+  /// write starts it over and it stays small: SQLite's own checkpoint, inside the commit that
+  /// fills it to 1,000 pages, never comes.
+  @Test func theWALIsCheckpointedInTheBackground() throws {
+    let folder = try Folder()
+    let path = folder.path + "/reckon.sqlite"
+    let store = SQLiteStore.open(path: path)
+    for n in 0..<SQLiteStore.writesPerCheckpoint {
+      try store.saveSetting("k\(n)", value: "\(n)", profile: "ada", at: 0)
+    }
+    var waited = 0
+    while store.checkpointing.load(ordering: .acquiring) && waited < 10_000 {
+      usleep(1000)
+      waited += 1
+    }
+    try store.saveSetting("one", value: "more", profile: "ada", at: 0)
+    // What the WAL holds now: the last write's pages only, not 51 writes' worth.
+    let (log, _) = try Database(path).checkpoint(.passive)
+    #expect(log > 0)
+    #expect(log <= 5)
+    #expect(try store.settings(profile: "ada").count == 51)
+  }
+
   /// Two sessions on one profile change different settings: each saves only its own, and
   /// neither undoes the other's.
   @Test func aSettingSavesOnlyItself() throws {
@@ -196,18 +220,18 @@ import Testing
   @Test func readsCreateNothingAndTheFirstSaveCreatesTheDatabase() throws {
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/sub/reckon.sqlite"
-    let store = LazyStore(path: path)
+    let store = SQLiteStore(path: path)
     #expect(try store.settings(profile: "ada").isEmpty)
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/sub"))
     try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
     #expect(FileManager.default.fileExists(atPath: path))
-    #expect(try LazyStore(path: path).settings(profile: "ada") == ["digits": "14"])
+    #expect(try SQLiteStore(path: path).settings(profile: "ada") == ["digits": "14"])
   }
 
   @Test func anUnwritablePlaceWarnsOnceAndKeepsWorkingInMemory() throws {
     let folder = try SQLiteStoreTests.Folder()
     #expect(FileManager.default.createFile(atPath: folder.path + "/blocked", contents: Data()))
-    let store = LazyStore(path: folder.path + "/blocked/reckon.sqlite")
+    let store = SQLiteStore(path: folder.path + "/blocked/reckon.sqlite")
     let warnings = store.prepareToSave()
     #expect(warnings.count == 1)
     #expect(warnings.first?.contains("will not be saved") == true)
@@ -216,7 +240,7 @@ import Testing
     #expect(try store.settings(profile: "ada") == ["digits": "14"])
   }
 
-  /// Start-up reads the settings through SQLite's C interface; it must agree with GRDB.
+  /// Start-up reads the settings without opening the store; it must agree with the store.
   @Test func theQuickReadAgreesWithTheStore() throws {
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
@@ -224,9 +248,9 @@ import Testing
     try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
     try store.saveSetting("tips", value: "12 15 20", profile: "ada", at: 0)
     try store.saveSetting("digits", value: "3", profile: "bob", at: 0)
-    #expect(QuickRead.settings(path: path, profile: "ada") == ["digits": "14", "tips": "12 15 20"])
-    #expect(QuickRead.settings(path: path, profile: "carol") == [:])
-    #expect(try LazyStore(path: path).settings(profile: "ada") == store.settings(profile: "ada"))
+    #expect(SQLiteStore.quickSettings(path: path, profile: "ada") == ["digits": "14", "tips": "12 15 20"])
+    #expect(SQLiteStore.quickSettings(path: path, profile: "carol") == [:])
+    #expect(try SQLiteStore(path: path).settings(profile: "ada") == store.settings(profile: "ada"))
   }
 
   /// With the database closed as a finished Reckon leaves it, start-up reads the settings
@@ -238,8 +262,8 @@ import Testing
       let store = SQLiteStore.open(path: path)
       try store.saveSetting("digits", value: "7", profile: "ada", at: 0)
     }
-    #expect(QuickRead.settings(path: path, profile: "ada") == ["digits": "7"])
-    let lazy = LazyStore(path: path)
+    #expect(SQLiteStore.quickSettings(path: path, profile: "ada") == ["digits": "7"])
+    let lazy = SQLiteStore(path: path)
     #expect(try lazy.settings(profile: "ada") == ["digits": "7"])
     #expect(!lazy.isOpen)
   }
@@ -248,12 +272,11 @@ import Testing
     let folder = try SQLiteStoreTests.Folder()
     let garbage = folder.path + "/garbage.sqlite"
     try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: garbage))
-    #expect(QuickRead.settings(path: garbage, profile: "ada") == nil)
-    #expect(QuickRead.settings(path: folder.path + "/missing.sqlite", profile: "ada") == nil)
+    #expect(SQLiteStore.quickSettings(path: garbage, profile: "ada") == nil)
+    #expect(SQLiteStore.quickSettings(path: folder.path + "/missing.sqlite", profile: "ada") == nil)
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/missing.sqlite"))
-    let empty = try DatabaseQueue(path: folder.path + "/empty.sqlite")
-    try empty.close()
-    #expect(QuickRead.settings(path: folder.path + "/empty.sqlite", profile: "ada") == nil)
+    _ = try Database(folder.path + "/empty.sqlite")
+    #expect(SQLiteStore.quickSettings(path: folder.path + "/empty.sqlite", profile: "ada") == nil)
   }
 
   /// The profile (the login name, which may need a password-database lookup) is worked out
@@ -268,7 +291,7 @@ import Testing
       return "ada"
     }
     var session = Session(
-      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), lazyProfile: profile)
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore(path: path), lazyProfile: profile)
     #expect(session.restoreSettings().isEmpty)
     #expect(session.handle("1/3").outputs == [.result("0.3333333333…")])
     #expect(lookups.withLock { $0 } == 0)
@@ -276,7 +299,7 @@ import Testing
     #expect(session.handle("1/3").outputs == [.result("0.33333…")])
     #expect(lookups.withLock { $0 } == 1)
     var next = Session(
-      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), lazyProfile: profile)
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore(path: path), lazyProfile: profile)
     #expect(next.restoreSettings().isEmpty)
     #expect(lookups.withLock { $0 } == 2)
     #expect(next.handle("1/3").outputs == [.result("0.33333…")])
@@ -290,7 +313,7 @@ import Testing
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     var first = Session(
-      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore(path: path), profile: "ada")
     #expect(first.handle("set digits 2").outputs == [.note("digits: 2")])
     #expect(first.handle("set separators on").outputs == [.note("separators: on")])
     let lookups = Mutex(0)
@@ -298,8 +321,8 @@ import Testing
       lookups.withLock { $0 += 1 }
       return "ada"
     }
-    func script() -> (Session, LazyStore) {
-      let store = LazyStore(path: path)
+    func script() -> (Session, SQLiteStore) {
+      let store = SQLiteStore(path: path)
       return (Session(clock: ManualClock(), random: SeededRandom(seed: 1), store: store, lazyProfile: profile), store)
     }
     var (session, store) = script()
@@ -333,7 +356,7 @@ import Testing
   @Test func aDamagedDatabaseIsFoundByTheFirstLineThatNeedsIt() throws {
     let (folder, path) = try Self.damagedDatabase()
     var session = Session(
-      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore(path: path), profile: "ada")
     #expect(session.handle("6*7").outputs == [.result("42")])
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["reckon.sqlite"])
     let reply = session.handle("2/3")
@@ -348,7 +371,7 @@ import Testing
   @Test func aDamagedDatabaseAtStartUpIsMovedAsideWithAWarning() throws {
     let (folder, path) = try Self.damagedDatabase()
     var session = Session(
-      clock: ManualClock(), random: SeededRandom(seed: 1), store: LazyStore(path: path), profile: "ada")
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore(path: path), profile: "ada")
     let warnings = session.restoreSettings()
     #expect(warnings.count == 1)
     #expect("\(warnings)".contains("was damaged"))
@@ -356,6 +379,6 @@ import Testing
     #expect(aside.count == 1)
     let reply = session.handle("set digits 5")
     #expect(reply.outputs == [.note("digits: 5")])
-    #expect(QuickRead.settings(path: path, profile: "ada")?["digits"] == "5")
+    #expect(SQLiteStore.quickSettings(path: path, profile: "ada")?["digits"] == "5")
   }
 }

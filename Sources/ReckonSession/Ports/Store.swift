@@ -70,35 +70,8 @@ extension Store {
   public var mayHaveSavedData: Bool { true }
 }
 
-/// Settings as the store keeps them: text by name.
-///
-/// A list of pairs rather than a dictionary: every start-up reads them, and the first
-/// `Dictionary<String, String>` a process makes costs the Swift runtime a scan of every
-/// protocol conformance in the binary (about 0.3 million instructions here: a fifth of
-/// `reckon -e 1+1` with a saved database). There are three of them.
-public struct SavedSettings: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-  public private(set) var pairs: [(key: String, value: String)]
-
-  public init(_ pairs: [(key: String, value: String)] = []) { self.pairs = pairs }
-
-  public init(dictionaryLiteral elements: (String, String)...) {
-    pairs = elements.map { (key: $0.0, value: $0.1) }
-  }
-
-  public subscript(key: String) -> String? {
-    pairs.last { $0.key == key }?.value
-  }
-
-  public var count: Int { pairs.count }
-  public var isEmpty: Bool { pairs.isEmpty }
-
-  public mutating func append(key: String, value: String) { pairs.append((key, value)) }
-
-  /// The same names with the same values, in any order.
-  public static func == (a: SavedSettings, b: SavedSettings) -> Bool {
-    a.pairs.count == b.pairs.count && a.pairs.allSatisfy { b[$0.key] == $0.value }
-  }
-}
+/// Settings as the store keeps them: text by name (`digits` → `20`).
+public typealias SavedSettings = [String: String]
 
 /// Why the store could not do something, in words for the user.
 public struct StoreError: Error, Sendable, Equatable {

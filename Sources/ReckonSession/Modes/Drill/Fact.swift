@@ -39,7 +39,11 @@ public struct Fact: Sendable, Hashable {
 
   /// The fact an item names; nil for anything else.
   public init?(item: String) {
-    guard let operation = Operation.allCases.first(where: { item.contains($0.rawValue) }) else { return nil }
+    // Each sign is one character: Sequence.contains, not String.contains(String), which is
+    // _StringProcessing's and brings its regex engine into the binary (about 1 MB).
+    guard let operation = Operation.allCases.first(where: { item.contains(Character($0.rawValue)) }) else {
+      return nil
+    }
     let parts = item.split(separator: Character(operation.rawValue), omittingEmptySubsequences: false)
     guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b > 0 else { return nil }
     switch operation {

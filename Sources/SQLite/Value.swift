@@ -1,0 +1,113 @@
+import CSQLite
+
+/// A Swift type that is bound to a statement's parameters and read from its columns.
+///
+/// `Int64`, `Int`, `Int32`, `Bool` (0 or 1), `Double` and `String` (UTF-8 text) are; an
+/// `Optional` of any of them binds `nil` as NULL and reads NULL as `nil`; `Null` is NULL.
+/// Reading NULL into a type that is not optional is an error (`SQLITE_MISMATCH`), never a
+/// quiet 0 or empty string. Otherwise SQLite's own conversions apply (text read as a number
+/// is what `sqlite3_column_int64` makes of it).
+public protocol SQLiteValue {
+  /// Binds the value to parameter `index` (from 1) of `statement`; returns SQLite's code.
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32
+  /// Reads column `column` (from 0) of the row `statement` stands on, known not to be NULL.
+  static func column(of statement: OpaquePointer, at column: Int32) -> Self
+  /// Whether NULL reads as a value of this type (only `Optional` and `Null`).
+  static var acceptsNull: Bool { get }
+  /// The value NULL reads as, when `acceptsNull`.
+  static var null: Self? { get }
+}
+
+extension SQLiteValue {
+  public static var acceptsNull: Bool { false }
+  public static var null: Self? { nil }
+}
+
+extension Int64: SQLiteValue {
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    sqlite3_bind_int64(statement, index, self)
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> Int64 {
+    sqlite3_column_int64(statement, column)
+  }
+}
+
+extension Int: SQLiteValue {
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    sqlite3_bind_int64(statement, index, Int64(self))
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> Int {
+    Int(sqlite3_column_int64(statement, column))
+  }
+}
+
+extension Int32: SQLiteValue {
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    sqlite3_bind_int(statement, index, self)
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> Int32 {
+    sqlite3_column_int(statement, column)
+  }
+}
+
+extension Bool: SQLiteValue {
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    sqlite3_bind_int(statement, index, self ? 1 : 0)
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> Bool {
+    sqlite3_column_int64(statement, column) != 0
+  }
+}
+
+extension Double: SQLiteValue {
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    sqlite3_bind_double(statement, index, self)
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> Double {
+    sqlite3_column_double(statement, column)
+  }
+}
+
+extension String: SQLiteValue {
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    var text = self
+    return text.withUTF8 { bytes in
+      // An empty buffer may have no address, and a NULL pointer would bind NULL: "" is text.
+      guard let start = bytes.baseAddress, bytes.count > 0 else {
+        return sqlite3_bind_text(statement, index, "", 0, nil)
+      }
+      return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_bind_text64(statement, index, $0, UInt64(bytes.count), reckon_sqlite_transient(), UInt8(SQLITE_UTF8))
+      }
+    }
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> String {
+    // sqlite3_column_text before sqlite3_column_bytes: the count is then of the UTF-8 text.
+    guard let text = sqlite3_column_text(statement, column) else { return "" }
+    let count = Int(sqlite3_column_bytes(statement, column))
+    return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+  }
+}
+
+extension Optional: SQLiteValue where Wrapped: SQLiteValue {
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    switch self {
+    case .some(let value): value.bind(to: statement, at: index)
+    case .none: sqlite3_bind_null(statement, index)
+    }
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> Wrapped? {
+    Wrapped.column(of: statement, at: column)
+  }
+  public static var acceptsNull: Bool { true }
+  public static var null: Wrapped?? { .some(nil) }
+}
+
+/// SQL's NULL, as a parameter.
+public struct Null: SQLiteValue, Sendable, Equatable {
+  public init() {}
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_null(statement, index) }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> Null { Null() }
+  public static var acceptsNull: Bool { true }
+  public static var null: Null? { Null() }
+}
