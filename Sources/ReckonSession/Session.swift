@@ -30,6 +30,7 @@ public struct Session: Sendable {
   /// returned as a warning and the defaults stay.
   public mutating func restoreSettings() -> [Output] {
     state.loadSettings()
+    return state.takeNotices()
   }
 
   /// The prompt for the current mode.
@@ -59,15 +60,15 @@ public struct Session: Sendable {
     return step.reply
   }
 
-  /// `reply` after whatever the session kept for the next reply (the settings' read) and
-  /// whatever the store has to say that nobody has shown yet: a line that opened the database
+  /// `reply` after the notices (`SessionState.takeNotices`): what the store and the session's
+  /// saves and reads have to say that nobody has shown yet. A line that opened the database
   /// for the first time (`profile`, `stats`, `daily`) may have found it damaged and moved it
-  /// aside, and the user hears of it with that line.
+  /// aside, an answer may not have been saved: the user hears of it with that line, first.
   private mutating func withPending(_ reply: Reply) -> Reply {
-    let opening = state.store?.takeWarnings() ?? []
-    guard !state.pending.isEmpty || !opening.isEmpty else { return reply }
+    let notices = state.takeNotices()
+    guard !notices.isEmpty else { return reply }
     var reply = reply
-    reply.outputs = state.takePending() + opening.map { .warning($0) } + reply.outputs
+    reply.outputs = notices + reply.outputs
     return reply
   }
 
@@ -92,9 +93,9 @@ public struct Session: Sendable {
 
   /// The end of input (Ctrl-D or the end of a piped file): a mode may want to say goodbye.
   public mutating func finish() -> Reply {
-    var reply = mode.finish(in: &state)
+    let reply = mode.finish(in: &state)
     mode = CalculatorMode()
-    reply.outputs += state.saveWhatWasKept()
+    state.saveWhatWasKept()
     return withPending(reply)
   }
 

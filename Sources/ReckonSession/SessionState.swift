@@ -22,9 +22,11 @@ public struct SessionState: Sendable {
   }
   private var savedSettings = Settings()
   private var settingsAreRead = false
-  /// Outputs that belong to no reply yet (the settings' read, when a line first needed it): the
-  /// session puts them at the start of the reply being made.
-  var pending: [Output] = []
+  /// What the user must hear that is not a line's own answer: what reading the settings or
+  /// saving found (a damaged database moved aside, a save that failed, saving that works
+  /// again). The one channel for notices: the session takes them, with the store's own queue,
+  /// once per reply and puts them at its start.
+  var notices: [Output] = []
   public let clock: any Clock
   public var random: any RandomSource
   /// Where progress and settings are kept; nil runs without saving anything.
@@ -109,59 +111,61 @@ public struct SessionState: Sendable {
   /// before it uses them. What the read has to say (a damaged database moved aside) comes
   /// with the reply.
   public mutating func readSettings() {
-    if !settingsAreRead { pending += loadSettings() }
+    if !settingsAreRead { loadSettings() }
   }
 
   // MARK: The store
 
   /// Reads the profile's saved settings over the defaults now; a problem is one warning.
-  mutating func loadSettings() -> [Output] {
+  mutating func loadSettings() {
     settingsAreRead = true
     savedSettings = Settings()
-    guard let store, store.mayHaveSavedData else { return [] }
+    guard let store, store.mayHaveSavedData else { return }
     do {
       savedSettings.restore(try store.settings(profile: profile))
-      return store.takeWarnings().map { .warning($0) }
     } catch {
-      return [.warning("saved settings could not be read: \(error.message)")]
+      notices.append(.warning("saved settings could not be read: \(error.message)"))
     }
   }
 
-  /// The outputs kept for the next reply, and none kept any more.
-  mutating func takePending() -> [Output] {
-    defer { pending = [] }
-    return pending
+  /// The notices for the reply being made: the session's own, then the store's queue; none
+  /// are kept after.
+  mutating func takeNotices() -> [Output] {
+    let fromStore = store?.takeNotices() ?? []
+    guard !notices.isEmpty || !fromStore.isEmpty else { return [] }
+    defer { notices = [] }
+    return fromStore.map { .warning($0) } + notices
   }
 
   /// Saves one setting of the profile (only that one: another Reckon may have changed the
-  /// others). A failure becomes one warning; `what` names what was not saved.
-  mutating func saveSetting(_ key: String, what: String = "the setting applies now but could not be saved")
-    -> [Output]
-  {
-    guard let value = settings.stored[key] else { return [] }
+  /// others). A failure becomes one notice; `what` names what was not saved.
+  mutating func saveSetting(_ key: String, what: String = "the setting applies now but could not be saved") {
+    guard let value = settings.stored[key] else { return }
     let (profile, now) = (profile, clock.nowMilliseconds())
-    return save("settings", failure: what) { store throws(StoreError) in
+    save("settings", failure: what) { store throws(StoreError) in
       try store.saveSetting(key, value: value, profile: profile, at: now)
-    }.outputs
+    }
   }
 
-  /// Gets the store ready before a mode that saves progress; says once what went wrong.
-  func prepareStore() -> [Output] {
-    (store?.prepareToSave() ?? []).map { .warning($0) }
+  /// Gets the store ready before a mode that saves progress: what went wrong is heard with
+  /// the reply that starts the mode.
+  func prepareStore() {
+    store?.prepareToSave()
   }
 
-  /// Saves an answer (and, when `learns`, moves its fact between Leitner boxes).
+  /// Saves an answer and, when `learn` is given, the item's next learning state, worked out
+  /// by `learn` from the state saved.
   mutating func record(
-    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, learns: Bool,
-    question: TriviaQuestion? = nil
-  ) -> [Output] {
+    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64,
+    learn: (@Sendable (FactState?, _ answeredAt: Int64) -> FactState)? = nil, question: TriviaQuestion? = nil
+  ) {
     let answer = answerRecord(
       mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds, question: question)
     let now = answer.answeredAt
-    let learning = learns ? leitner(at: now) : nil
-    return save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      _ = try store.record(answer, learning: learning)
-    }.outputs
+    let learnNow = learn.map { learn in { @Sendable (state: FactState?) in learn(state, now) } }
+    save("progress", failure: "progress is not being saved") { store throws(StoreError) in
+      _ = try store.record(answer, learn: learnNow)
+    }
   }
 
   /// An answer given now, by this profile; a trivia question's category and difficulty go with it.
@@ -177,60 +181,53 @@ public struct SessionState: Sendable {
 
   /// Saves a daily challenge's state (and its answer, when it has one); returns it as saved,
   /// which is as finished if another Reckon finished it first.
-  mutating func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord? = nil) -> (DailyRecord, [Output]) {
-    let (saved, outputs) = save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      try store.saveDaily(challenge, answer: answer)
-    }
-    return (saved ?? challenge, outputs)
-  }
-
-  /// Saves a personality quiz's result to the profile's history.
-  mutating func savePersonality(_ result: PersonalityRecord) -> [Output] {
-    save("progress", failure: "the result is not being saved") { store throws(StoreError) in
-      try store.savePersonality(result)
-    }.outputs
-  }
-
-  /// Saves an anagram round as it stands.
-  mutating func saveAnagramRound(_ round: AnagramRecord) -> [Output] {
+  mutating func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord? = nil) -> DailyRecord {
     save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      try store.saveAnagramRound(round)
-    }.outputs
+      try store.saveDaily(challenge, answer: answer)
+    } ?? challenge
   }
 
-  /// Puts a fact back in Leitner box 1 without an answer (its answer was shown).
-  mutating func setBack(mode: String, item: String) -> [Output] {
-    let (profile, now) = (profile, clock.nowMilliseconds())
-    return save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      try store.setBack(item: item, profile: profile, mode: mode, at: now)
-    }.outputs
+  /// Saves a game's round as it stands (a personality quiz's result, an anagram round so
+  /// far), replacing what was saved of the same round.
+  mutating func saveGameResult(_ result: GameResult, failure: String = "progress is not being saved") {
+    save("progress", failure: failure) { store throws(StoreError) in try store.saveGameResult(result) }
   }
 
-  /// Every save goes through here: the store's opening warnings first, then the writes kept
-  /// from earlier failures, then this one. A failure keeps the write for the next save and
-  /// is one warning per kind (`settings`, `progress`), and the session goes on; once
-  /// saving works again, a note says what was kept and is now saved.
+  /// Saves an item's learning state without an answer (a drill's answer shown puts its fact
+  /// back at the start).
+  mutating func setBack(mode: String, item: String, to learningState: FactState) {
+    let profile = profile
+    save("progress", failure: "progress is not being saved") { store throws(StoreError) in
+      try store.setBack(item: item, profile: profile, mode: mode, to: learningState)
+    }
+  }
+
+  /// Every save goes through here: the writes kept from earlier failures first, then this
+  /// one. A failure keeps the write for the next save and is one notice per kind
+  /// (`settings`, `progress`), and the session goes on; once saving works again, a notice
+  /// says what was kept and is now saved. Returns what the write returned, nil if it failed.
+  @discardableResult
   private mutating func save<T>(
     _ kind: String, failure: String, _ write: @escaping @Sendable (any Store) throws(StoreError) -> T
-  ) -> (saved: T?, outputs: [Output]) {
-    guard let store else { return (nil, []) }
-    var outputs = prepareStore()
+  ) -> T? {
+    guard let store else { return nil }
+    prepareStore()
     let kept = unsaved.count
     do {
       try saveKept(in: store)
       let saved = try write(store)
       failedToSave.removeAll()
-      if kept > 0 { outputs.append(.note(SessionState.keptNowSaved(kept))) }
-      return (saved, outputs)
+      if kept > 0 { notices.append(.note(SessionState.keptNowSaved(kept))) }
+      return saved
     } catch {
       let savedKept = kept - unsaved.count  // kept writes that went through before one failed
-      if savedKept > 0 { outputs.append(.note(SessionState.keptNowSaved(savedKept))) }
+      if savedKept > 0 { notices.append(.note(SessionState.keptNowSaved(savedKept))) }
       if unsaved.count >= SessionState.maxUnsaved { unsaved.removeFirst() }
       unsaved.append { store in _ = try write(store) }
       if failedToSave.insert(kind).inserted {
-        outputs.append(.warning("\(failure): \(error.message) (Reckon keeps it and tries again with each save)"))
+        notices.append(.warning("\(failure): \(error.message) (Reckon keeps it and tries again with each save)"))
       }
-      return (nil, outputs)
+      return nil
     }
   }
 
@@ -252,25 +249,19 @@ public struct SessionState: Sendable {
 
   /// At the end of a session (or a mode): one more try at what was kept, and if that fails
   /// too, how much is lost.
-  mutating func saveWhatWasKept() -> [Output] {
-    guard let store, !unsaved.isEmpty else { return [] }
+  mutating func saveWhatWasKept() {
+    guard let store, !unsaved.isEmpty else { return }
     let kept = unsaved.count
     do {
       try saveKept(in: store)
       failedToSave.removeAll()
-      return [.note(SessionState.keptNowSaved(kept))]
+      notices.append(.note(SessionState.keptNowSaved(kept)))
     } catch {
-      return [
+      notices.append(
         .warning(
           "\(unsaved.count) change\(unsaved.count == 1 ? "" : "s") could not be saved (\(error.message)); "
-            + "Reckon tries again with the next save, but they are lost if it ends now")
-      ]
+            + "Reckon tries again with the next save, but they are lost if it ends now"))
     }
-  }
-
-  /// The Leitner schedule as of `now`, in local days.
-  func leitner(at now: Int64) -> Leitner {
-    Leitner(utcOffsetSeconds: clock.utcOffsetSeconds(atMilliseconds: now))
   }
 }
 

@@ -18,9 +18,9 @@ public final class SQLiteStore: Store, Sendable {
   /// The file, or nil for a store in memory from the start.
   let file: String?
   private let state: Mutex<State>
-  /// Whether the store has been opened and its warnings may not have been taken yet: the
-  /// session asks after every line, and a 100,000-line script should not take a lock each time.
-  private let mayHaveWarnings: Atomic<Bool>
+  /// Whether the store may have notices not taken yet (it has been opened since they were
+  /// last taken).
+  private let mayHaveNotices: Atomic<Bool>
   /// Whether a checkpoint is running in the background.
   let checkpointing = Atomic<Bool>(false)
 
@@ -37,7 +37,8 @@ public final class SQLiteStore: Store, Sendable {
     /// The file, or nil when nothing is being saved (in memory).
     let path: String?
     let warnings: [String]
-    var warningsTaken = false
+    /// What has not been said yet: the warnings, until `takeNotices()` takes them.
+    var notices: [String]
     /// Writes since the last checkpoint this Reckon started (none for a read-only store).
     var writes = 0
     let canCheckpoint: Bool
@@ -46,6 +47,7 @@ public final class SQLiteStore: Store, Sendable {
       self.db = db
       self.path = path
       self.warnings = warnings
+      self.notices = warnings
       self.canCheckpoint = canCheckpoint && path != nil
     }
   }
@@ -54,13 +56,13 @@ public final class SQLiteStore: Store, Sendable {
   public init(path: String) {
     file = path
     state = Mutex(.waiting)
-    mayHaveWarnings = Atomic(false)
+    mayHaveNotices = Atomic(false)
   }
 
   init(_ connection: Connection) {
     file = connection.path
     state = Mutex(.open(connection))
-    mayHaveWarnings = Atomic(true)
+    mayHaveNotices = Atomic(true)
   }
 
   /// Opens or creates the database at `path` now (its folder is created 0700, the file
@@ -103,7 +105,7 @@ public final class SQLiteStore: Store, Sendable {
     }
   }
 
-  private var fileExists: Bool { file.map { access($0, F_OK) == 0 } ?? true }
+  var fileExists: Bool { file.map { access($0, F_OK) == 0 } ?? true }
 
   // MARK: Opening
 
@@ -113,7 +115,7 @@ public final class SQLiteStore: Store, Sendable {
     let connection =
       file.map { SQLiteStore.connect(path: $0, now: nil, patience: 15_000) } ?? SQLiteStore.memoryConnection()
     state = .open(connection)
-    mayHaveWarnings.store(true, ordering: .releasing)
+    mayHaveNotices.store(true, ordering: .releasing)
     return connection
   }
 
@@ -269,278 +271,23 @@ public final class SQLiteStore: Store, Sendable {
 
   // MARK: Store
 
-  public func prepareToSave() -> [String] {
-    state.withLock { state in
-      let connection = connection(&state)
-      guard !connection.warningsTaken else { return [] }
-      connection.warningsTaken = true
-      return connection.warnings
-    }
+  public func prepareToSave() {
+    state.withLock { state in _ = connection(&state) }
   }
 
-  /// The opening warnings, the first time they are asked for.
-  public func takeWarnings() -> [String] {
-    // The store gives its warnings once: after that there are none to take.
-    guard mayHaveWarnings.exchange(false, ordering: .acquiring) else { return [] }
+  /// What the store has to say that has not been taken yet: what opening found.
+  public func takeNotices() -> [String] {
+    // Most lines open nothing and find nothing to say: a 100,000-line script should not take
+    // a lock for each.
+    guard mayHaveNotices.exchange(false, ordering: .acquiring) else { return [] }
     return state.withLock { state in
-      guard case .open(let connection) = state, !connection.warningsTaken else { return [] }
-      connection.warningsTaken = true
-      return connection.warnings
+      guard case .open(let connection) = state else { return [] }
+      defer { connection.notices = [] }
+      return connection.notices
     }
   }
 
   public var mayHaveSavedData: Bool { isOpen || fileExists }
-
-  public func settings(profile: String) throws(StoreError) -> SavedSettings {
-    if let file, !isOpen {
-      guard fileExists else { return [:] }
-      if let settings = SQLiteStore.quickSettings(path: file, profile: profile) { return settings }
-    }
-    return try read(ifNothingSaved: [:]) { (db) throws(SQLiteError) in
-      let statement = try db.cached(SQLiteStore.settingsQuery)
-      try statement.bind(profile)
-      return try SQLiteStore.settings(from: statement)
-    }
-  }
-
-  public func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
-    try write { (db) throws(SQLiteError) in
-      try SQLiteStore.ensureProfile(profile, at: milliseconds, in: db)
-      try db.run(
-        """
-        INSERT INTO setting (profile, key, value) VALUES (?, ?, ?)
-        ON CONFLICT (profile, key) DO UPDATE SET value = excluded.value
-        """, profile, key, value)
-    }
-  }
-
-  public func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) {
-    try write { (db) throws(SQLiteError) in try SQLiteStore.ensureProfile(name, at: milliseconds, in: db) }
-  }
-
-  public func profiles() throws(StoreError) -> [ProfileSummary] {
-    try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
-      try db.all(
-        """
-        SELECT p.name, COUNT(a.id) AS answers, MAX(a.day) AS lastDay
-        FROM profile p LEFT JOIN answer a ON a.profile = p.name
-        GROUP BY p.name ORDER BY p.name COLLATE NOCASE, p.name
-        """
-      ) { (row) throws(SQLiteError) in
-        ProfileSummary(name: try row[0], answers: try row[1], lastDay: (try row[2] as Int?).map(Day.init(number:)))
-      }
-    }
-  }
-
-  @discardableResult
-  public func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
-    try write { (db) throws(SQLiteError) -> FactState? in
-      try SQLiteStore.ensureProfile(answer.profile, at: answer.answeredAt, in: db)
-      try SQLiteStore.insert(answer, in: db)
-      guard let learning else { return nil }
-      let current = try db.first(
-        "SELECT box, dueAt FROM factState WHERE profile = ? AND mode = ? AND item = ?", answer.profile, answer.mode,
-        answer.item
-      ) { (row) throws(SQLiteError) in FactState(box: try row[0], dueAt: try row[1]) }
-      let next = learning.next(after: current, correct: answer.correct, at: answer.answeredAt)
-      try db.run(
-        """
-        INSERT INTO factState (profile, mode, item, box, dueAt) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (profile, mode, item) DO UPDATE SET box = excluded.box, dueAt = excluded.dueAt
-        """, answer.profile, answer.mode, answer.item, next.box, next.dueAt)
-      return next
-    }
-  }
-
-  public func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
-    try write { (db) throws(SQLiteError) in
-      try SQLiteStore.ensureProfile(profile, at: milliseconds, in: db)
-      try db.run(
-        """
-        INSERT INTO factState (profile, mode, item, box, dueAt, shown) VALUES (?, ?, ?, 1, ?, 1)
-        ON CONFLICT (profile, mode, item) DO UPDATE SET box = 1, dueAt = excluded.dueAt, shown = shown + 1
-        """, profile, mode, item, milliseconds)
-    }
-  }
-
-  public func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] {
-    try read(ifNothingSaved: [:]) { (db) throws(SQLiteError) in
-      let rows = try db.all("SELECT item, box, dueAt FROM factState WHERE profile = ? AND mode = ?", profile, mode) {
-        (row) throws(SQLiteError) in (try row[0] as String, FactState(box: try row[1], dueAt: try row[2]))
-      }
-      return Dictionary(rows, uniquingKeysWith: { $1 })
-    }
-  }
-
-  public func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals] {
-    try read(ifNothingSaved: [:]) { (db) throws(SQLiteError) in
-      let rows = try db.all(
-        """
-        SELECT item, SUM(answered) AS answered, SUM(right) AS right, SUM(milliseconds) AS milliseconds,
-          SUM(shown) AS shown
-        FROM (
-          SELECT item, COUNT(*) AS answered, SUM(correct) AS right, SUM(milliseconds) AS milliseconds, 0 AS shown
-          FROM answer WHERE profile = ? AND mode = ? GROUP BY item
-          UNION ALL
-          SELECT item, 0, 0, 0, shown FROM factState WHERE profile = ? AND mode = ? AND shown > 0
-        ) GROUP BY item
-        """, profile, mode, profile, mode
-      ) { (row) throws(SQLiteError) in
-        (
-          try row[0] as String,
-          ItemTotals(answered: try row[1], right: try row[2], milliseconds: try row[3], shown: try row[4])
-        )
-      }
-      return Dictionary(rows, uniquingKeysWith: { $1 })
-    }
-  }
-
-  public func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity] {
-    try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
-      try db.all(
-        """
-        SELECT day, COUNT(*) AS answered, SUM(correct) AS right FROM answer
-        WHERE profile = ? AND mode = ? AND day >= ? GROUP BY day ORDER BY day
-        """, profile, mode, first.number
-      ) { (row) throws(SQLiteError) in
-        DayActivity(day: Day(number: try row[0]), answered: try row[1], right: try row[2])
-      }
-    }
-  }
-
-  public func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] {
-    try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
-      try db.all("SELECT DISTINCT day FROM answer WHERE profile = ? AND mode = ? ORDER BY day DESC", profile, mode) {
-        (row) throws(SQLiteError) in Day(number: try row[0])
-      }
-    }
-  }
-
-  public func answerGroups(profile: String, mode: String) throws(StoreError) -> [AnswerGroup] {
-    try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
-      try db.all(
-        """
-        SELECT difficulty, category, COUNT(*) AS answered, SUM(correct) AS right FROM answer
-        WHERE profile = ? AND mode = ? AND difficulty IS NOT NULL AND category IS NOT NULL
-        GROUP BY difficulty, category
-        """, profile, mode
-      ) { (row) throws(SQLiteError) in
-        AnswerGroup(difficulty: try row[0], category: try row[1], answered: try row[2], right: try row[3])
-      }
-    }
-  }
-
-  static let dailyColumns = "profile, day, difficulty, item, elapsed, finished, correct, given, updatedAt"
-
-  public func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord] {
-    try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
-      try db.all(
-        """
-        SELECT \(SQLiteStore.dailyColumns) FROM daily WHERE profile = ? AND day BETWEEN ? AND ? ORDER BY day,
-          CASE difficulty WHEN 'easy' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END
-        """, profile, first.number, last.number, row: SQLiteStore.daily)
-    }
-  }
-
-  @discardableResult
-  public func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
-    try write { (db) throws(SQLiteError) -> DailyRecord in
-      try SQLiteStore.ensureProfile(challenge.profile, at: challenge.updatedAt, in: db)
-      if let saved = try db.first(
-        "SELECT \(SQLiteStore.dailyColumns) FROM daily WHERE profile = ? AND day = ? AND difficulty = ?",
-        challenge.profile, challenge.day.number, challenge.difficulty, row: SQLiteStore.daily), saved.finished
-      {
-        return saved
-      }
-      try db.run(
-        """
-        INSERT INTO daily (profile, day, difficulty, item, elapsed, finished, correct, given, updatedAt)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (profile, day, difficulty) DO UPDATE SET item = excluded.item, elapsed = excluded.elapsed,
-          finished = excluded.finished, correct = excluded.correct, given = excluded.given,
-          updatedAt = excluded.updatedAt
-        """, challenge.profile, challenge.day.number, challenge.difficulty, challenge.item,
-        challenge.elapsedMilliseconds, challenge.finished, challenge.correct, challenge.given, challenge.updatedAt)
-      if let answer { try SQLiteStore.insert(answer, in: db) }
-      return challenge
-    }
-  }
-
-  public func savePersonality(_ result: PersonalityRecord) throws(StoreError) {
-    try write { (db) throws(SQLiteError) in
-      try SQLiteStore.ensureProfile(result.profile, at: result.takenAt, in: db)
-      try db.run(
-        """
-        INSERT INTO personality (profile, quiz, title, outcome, symbol, runnerUp, takenAt, day)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """, result.profile, result.quiz, result.title, result.outcome, result.symbol, result.runnerUp,
-        result.takenAt, result.day.number)
-    }
-  }
-
-  public func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] {
-    try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
-      try db.all(
-        """
-        SELECT profile, quiz, title, outcome, symbol, runnerUp, takenAt, day FROM personality
-        WHERE profile = ? ORDER BY takenAt, id
-        """, profile
-      ) { (row) throws(SQLiteError) in
-        PersonalityRecord(
-          profile: try row[0], quiz: try row[1], title: try row[2], outcome: try row[3], symbol: try row[4],
-          runnerUp: try row[5], takenAt: try row[6], day: Day(number: try row[7]))
-      }
-    }
-  }
-
-  public func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) {
-    try write { (db) throws(SQLiteError) in
-      try SQLiteStore.ensureProfile(round.profile, at: round.startedAt, in: db)
-      try db.run(
-        """
-        INSERT INTO anagramRound (profile, startedAt, day, level, score, solved, played, finished)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (profile, startedAt) DO UPDATE SET score = excluded.score, solved = excluded.solved,
-          played = excluded.played, finished = excluded.finished
-        """, round.profile, round.startedAt, round.day.number, round.level, round.score, round.solved, round.played,
-        round.finished)
-    }
-  }
-
-  public func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] {
-    try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
-      try db.all(
-        """
-        SELECT profile, startedAt, day, level, score, solved, played, finished FROM anagramRound
-        WHERE profile = ? ORDER BY startedAt
-        """, profile
-      ) { (row) throws(SQLiteError) in
-        AnagramRecord(
-          profile: try row[0], startedAt: try row[1], day: Day(number: try row[2]), level: try row[3],
-          score: try row[4], solved: try row[5], played: try row[6], finished: try row[7])
-      }
-    }
-  }
-
-  static func daily(_ row: Row) throws(SQLiteError) -> DailyRecord {
-    DailyRecord(
-      profile: try row[0], day: Day(number: try row[1]), difficulty: try row[2], item: try row[3],
-      elapsedMilliseconds: try row[4], finished: try row[5], correct: try row[6], given: try row[7],
-      updatedAt: try row[8])
-  }
-
-  static func insert(_ answer: AnswerRecord, in db: Database) throws(SQLiteError) {
-    try db.run(
-      """
-      INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day, category, difficulty)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """, answer.profile, answer.mode, answer.item, answer.given, answer.correct, answer.milliseconds,
-      answer.answeredAt, answer.day.number, answer.category, answer.difficulty)
-  }
-
-  static func ensureProfile(_ name: String, at milliseconds: Int64, in db: Database) throws(SQLiteError) {
-    try db.run("INSERT INTO profile (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", name, milliseconds)
-  }
 
   // MARK: Reading and writing
 

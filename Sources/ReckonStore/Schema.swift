@@ -78,6 +78,29 @@ enum Schema {
             WHERE a.profile = factState.profile AND a.mode = factState.mode AND a.item = factState.item);
           """)
       },
+      // One table for every game's rounds (a mode that keeps only its results needs no table of
+      // its own): the personality results and anagram rounds move into it, their own columns
+      // as JSON in `data`, and their tables go.
+      .init("v6: game results") { (db) throws(SQLiteError) in
+        try db.execute(
+          """
+          CREATE TABLE "gameResult" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
+          "profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, "game" TEXT NOT NULL, \
+          "startedAt" INTEGER NOT NULL, "day" INTEGER NOT NULL, "finished" BOOLEAN NOT NULL, \
+          "score" INTEGER NOT NULL, "data" TEXT NOT NULL);
+          CREATE INDEX "gameResult_by_game" ON "gameResult"("profile", "game", "startedAt");
+          INSERT INTO gameResult (profile, game, startedAt, day, finished, score, data)
+            SELECT profile, 'personality', takenAt, day, 1, 0,
+              json_object('quiz', quiz, 'title', title, 'outcome', outcome, 'symbol', symbol, 'runnerUp', runnerUp)
+            FROM personality ORDER BY id;
+          INSERT INTO gameResult (profile, game, startedAt, day, finished, score, data)
+            SELECT profile, 'anagram', startedAt, day, finished, score,
+              json_object('level', level, 'solved', solved, 'played', played)
+            FROM anagramRound ORDER BY startedAt;
+          DROP TABLE "personality";
+          DROP TABLE "anagramRound";
+          """)
+      },
     ],
     formerVersion: grdbVersion)
 

@@ -32,7 +32,9 @@ import Testing
     #expect(run.lines.contains("Only 5 words of 4–5 letters in \(home.path)/words."), "\(run.lines)")
     #expect(run.lines.contains("Round over after 3 of 5 words: 0 points, 0 of 3 words solved."))
     let saved = try Database(home.path + "/reckon.sqlite", flags: .readOnly).first(
-      "SELECT level, played, finished FROM anagramRound"
+      """
+      SELECT data ->> 'level', data ->> 'played', finished FROM gameResult WHERE game = 'anagram'
+      """
     ) { (row) throws(SQLiteError) in
       (level: try row[0] as String, played: try row[1] as Int, finished: try row[2] as Bool)
     }

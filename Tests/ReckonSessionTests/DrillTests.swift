@@ -155,8 +155,8 @@ import Testing
     let second = session.handle("6")
     #expect(
       plain(first) == [
-        "✓ 0.0 s",
         "warning: progress is not being saved: the disk is full (Reckon keeps it and tries again with each save)",
+        "✓ 0.0 s",
         "Q 2 × 3 = ?",
       ])
     #expect(plain(second) == ["✓ 0.0 s", "Q 2 × 4 = ?"])
@@ -403,8 +403,8 @@ extension Session {
 
 /// A store whose every write fails, as on a full disk.
 final class FailingStore: Store, @unchecked Sendable {
-  func prepareToSave() -> [String] { [] }
-  func takeWarnings() -> [String] { [] }
+  func prepareToSave() {}
+  func takeNotices() -> [String] { [] }
   func settings(profile: String) throws(StoreError) -> SavedSettings { [:] }
   func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
     throw StoreError("the disk is full")
@@ -413,10 +413,10 @@ final class FailingStore: Store, @unchecked Sendable {
     throw StoreError("the disk is full")
   }
   func profiles() throws(StoreError) -> [ProfileSummary] { [] }
-  func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
+  func record(_ answer: AnswerRecord, learn: (@Sendable (FactState?) -> FactState)?) throws(StoreError) -> FactState? {
     throw StoreError("the disk is full")
   }
-  func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
+  func setBack(item: String, profile: String, mode: String, to state: FactState) throws(StoreError) {
     throw StoreError("the disk is full")
   }
   func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] { [:] }
@@ -428,10 +428,8 @@ final class FailingStore: Store, @unchecked Sendable {
   func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
     throw StoreError("the disk is full")
   }
-  func savePersonality(_ result: PersonalityRecord) throws(StoreError) { throw StoreError("the disk is full") }
-  func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] { [] }
-  func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) { throw StoreError("the disk is full") }
-  func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] { [] }
+  func saveGameResult(_ result: GameResult) throws(StoreError) { throw StoreError("the disk is full") }
+  func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult] { [] }
 }
 
 /// An in-memory store whose writes fail while `full` is set, as on a disk that fills up.
@@ -439,8 +437,8 @@ final class FillingStore: Store, @unchecked Sendable {
   let inner = SQLiteStore.inMemory()
   var full = false
   func check() throws(StoreError) { if full { throw StoreError("the disk is full") } }
-  func prepareToSave() -> [String] { [] }
-  func takeWarnings() -> [String] { [] }
+  func prepareToSave() {}
+  func takeNotices() -> [String] { [] }
   func settings(profile: String) throws(StoreError) -> SavedSettings { try inner.settings(profile: profile) }
   func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
     try check()
@@ -451,13 +449,13 @@ final class FillingStore: Store, @unchecked Sendable {
     try inner.addProfile(name, at: milliseconds)
   }
   func profiles() throws(StoreError) -> [ProfileSummary] { try inner.profiles() }
-  func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
+  func record(_ answer: AnswerRecord, learn: (@Sendable (FactState?) -> FactState)?) throws(StoreError) -> FactState? {
     try check()
-    return try inner.record(answer, learning: learning)
+    return try inner.record(answer, learn: learn)
   }
-  func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
+  func setBack(item: String, profile: String, mode: String, to state: FactState) throws(StoreError) {
     try check()
-    try inner.setBack(item: item, profile: profile, mode: mode, at: milliseconds)
+    try inner.setBack(item: item, profile: profile, mode: mode, to: state)
   }
   func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] {
     try inner.factStates(profile: profile, mode: mode)
@@ -481,18 +479,11 @@ final class FillingStore: Store, @unchecked Sendable {
     try check()
     return try inner.saveDaily(challenge, answer: answer)
   }
-  func savePersonality(_ result: PersonalityRecord) throws(StoreError) {
+  func saveGameResult(_ result: GameResult) throws(StoreError) {
     try check()
-    try inner.savePersonality(result)
+    try inner.saveGameResult(result)
   }
-  func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] {
-    try inner.personalityResults(profile: profile)
-  }
-  func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) {
-    try check()
-    try inner.saveAnagramRound(round)
-  }
-  func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] {
-    try inner.anagramRounds(profile: profile)
+  func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult] {
+    try inner.gameResults(profile: profile, game: game)
   }
 }

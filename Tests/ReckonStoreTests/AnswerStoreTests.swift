@@ -139,8 +139,8 @@ import Testing
     localtime_r(&seconds, &parts)
     let local = Day(milliseconds: Self.day0, utcOffsetSeconds: parts.tm_gmtoff)
     #expect(try store.practiceDays(profile: "ada", mode: "drill") == [local])
-    #expect(try store.withDatabase { (db) throws(SQLiteError) in try db.userVersion() } == 5)
-    #expect(Schema.migrator.latest == 5)
+    #expect(try store.withDatabase { (db) throws(SQLiteError) in try db.userVersion() } == 6)
+    #expect(Schema.migrator.latest == 6)
     // An answer from before v3 has no category or difficulty, and no trivia statistics.
     #expect(try store.answerGroups(profile: "ada", mode: "drill").isEmpty)
     #expect(try store.personalityResults(profile: "ada").isEmpty)

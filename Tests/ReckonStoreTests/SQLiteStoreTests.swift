@@ -232,10 +232,13 @@ import Testing
     let folder = try SQLiteStoreTests.Folder()
     #expect(FileManager.default.createFile(atPath: folder.path + "/blocked", contents: Data()))
     let store = SQLiteStore(path: folder.path + "/blocked/reckon.sqlite")
-    let warnings = store.prepareToSave()
+    #expect(store.takeNotices().isEmpty)  // nothing opened yet
+    store.prepareToSave()
+    let warnings = store.takeNotices()
     #expect(warnings.count == 1)
     #expect(warnings.first?.contains("will not be saved") == true)
-    #expect(store.prepareToSave().isEmpty)
+    store.prepareToSave()
+    #expect(store.takeNotices().isEmpty)
     try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
     #expect(try store.settings(profile: "ada") == ["digits": "14"])
   }

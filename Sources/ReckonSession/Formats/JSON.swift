@@ -45,6 +45,51 @@ public indirect enum JSON: Sendable, Equatable {
     }
   }
 
+  /// A whole number's value (nil for anything else, or a number with a fraction).
+  public var integer: Int? {
+    guard case .number(let n) = self, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
+    return Int(n)
+  }
+
+  /// The value written as compact JSON (keys in their order), which `parse` reads back equal:
+  /// how a game writes what it keeps of a round (`GameResult.data`).
+  public var text: String {
+    switch self {
+    case .object(let members):
+      "{" + members.map { JSON.quoted($0.key) + ":" + $0.value.text }.joined(separator: ",") + "}"
+    case .array(let values): "[" + values.map(\.value.text).joined(separator: ",") + "]"
+    case .string(let s): JSON.quoted(s)
+    case .number(let n):
+      if n.rounded() == n && abs(n) < 9.0e15 { "\(Int(n))" } else if n.isFinite { "\(n)" } else { "null" }
+    case .bool(let b): b ? "true" : "false"
+    case .null: "null"
+    }
+  }
+
+  /// An object of the given members, each on line 0 (a value made, not read).
+  public static func object(_ members: KeyValuePairs<String, JSON>) -> JSON {
+    .object(members.map { (key: $0.key, value: $0.value, line: 0) })
+  }
+
+  /// A string in quotes, with what JSON must escape escaped.
+  static func quoted(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
   public static let maxDepth = 256
 
   /// Where and why a text is not JSON.

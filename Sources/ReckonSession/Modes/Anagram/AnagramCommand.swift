@@ -73,7 +73,7 @@ struct AnagramCommand: Command {
       }
     }
     let round = AnagramMode(level: level, words: picked, list: list, best: best, state: &state)
-    outputs += state.prepareStore()
+    state.prepareStore()
     return .enter(
       round, Reply(outputs + round.opening(profile: state.profile, requested: AnagramMode.roundLength, from: source)))
   }

@@ -226,11 +226,11 @@ public struct AnagramMode: Sendable {
   mutating func finishWord(_ outputs: [Output], now: Int64, in state: inout SessionState) -> (Reply, done: Bool) {
     index += 1
     guard index < words.count else { return (Reply(outputs + summary(in: &state)), true) }
-    let saved = save(finished: false, in: &state)
+    save(finished: false, in: &state)
     hints = 0
     shownAt = now
     tiles = scramble(random: &state.random)
-    return (Reply(outputs + saved + current), false)
+    return (Reply(outputs + current), false)
   }
 
   /// A second has passed at the prompt: when the word's time is up, it is shown and the next
@@ -242,18 +242,19 @@ public struct AnagramMode: Sendable {
   }
 
   /// The round as it stands, saved (after every word, so leaving keeps the score).
-  mutating func save(finished: Bool, in state: inout SessionState) -> [Output] {
+  mutating func save(finished: Bool, in state: inout SessionState) {
     let record = AnagramRecord(
       profile: state.profile, startedAt: startedAt, day: state.clock.day(atMilliseconds: startedAt), level: level.name,
       score: score, solved: solved, played: index, finished: finished)
-    return state.saveAnagramRound(record)
+    state.saveGameResult(record.gameResult)
   }
 
   /// The end of the round (or leaving it): the score, the words solved, and the best so far.
   mutating func summary(in state: inout SessionState) -> [Output] {
     let played = index
     guard played > 0 else { return [.note("Round over: no words played, nothing saved.")] }
-    var outputs = save(finished: played == words.count, in: &state)
+    save(finished: played == words.count, in: &state)
+    var outputs: [Output] = []
     let early = played < words.count ? " after \(played) of \(words.count) words" : ""
     var extras: [String] = []
     if hintsTaken > 0 { extras.append(Wording.count(hintsTaken, "hint")) }

@@ -67,13 +67,13 @@ struct DrillCommand: Command {
     case .list(let name): return DrillCommand.startList(name, in: &state)
     case .tables(let changes):
       let options = state.settings.drill.applying(changes)
-      var outputs = state.prepareStore()
+      state.prepareStore()
       if options != state.settings.drill {
         state.settings.drill = options
-        outputs += state.saveSetting("drill", what: "these drill options could not be saved as your defaults")
+        state.saveSetting("drill", what: "these drill options could not be saved as your defaults")
       }
       let drill = DrillMode(options: options, state: &state)
-      return .enter(drill, Reply(outputs + drill.opening(profile: state.profile)))
+      return .enter(drill, Reply(drill.opening(profile: state.profile)))
     }
   }
 
@@ -104,9 +104,9 @@ struct DrillCommand: Command {
         : "\(state.profile) has not practised any facts yet. Start with: drill"
       return .stay(Reply([.note(why)]))
     }
-    let outputs = state.prepareStore()
+    state.prepareStore()
     let drill = DrillMode(options: state.settings.drill, round: .list(name: name, facts: facts), state: &state)
-    return .enter(drill, Reply(outputs + drill.opening(profile: state.profile)))
+    return .enter(drill, Reply(drill.opening(profile: state.profile)))
   }
 }
 

@@ -105,8 +105,8 @@ public struct DrillMode: Sendable {
       if revealed { return advance(with: [], state: &state) }
       revealed = true
       // Not scored, but not known either: the fact goes back to Leitner box 1.
-      let saved = state.setBack(mode: DrillMode.storeMode, item: current.item)
-      return (Reply([.note("\(current.statement)  (not scored; Enter for the next question)")] + saved), false)
+      state.setBack(mode: DrillMode.storeMode, item: current.item, to: Leitner.start(at: state.clock.nowMilliseconds()))
+      return (Reply([.note("\(current.statement)  (not scored; Enter for the next question)")]), false)
     case "skip", "s":
       return advance(with: [.note("skipped: \(current.statement)")], state: &state)
     default:
@@ -129,9 +129,11 @@ public struct DrillMode: Sendable {
         feedback = [.feedback(correct: false, "✗ \(current.statement)")]
       }
       // Saved before the next question appears: what was acknowledged is never lost.
-      feedback += state.record(
-        mode: DrillMode.storeMode, item: current.item, given: given, correct: correct,
-        milliseconds: elapsed, learns: true)
+      let leitner = Leitner(
+        utcOffsetSeconds: state.clock.utcOffsetSeconds(atMilliseconds: state.clock.nowMilliseconds()))
+      state.record(
+        mode: DrillMode.storeMode, item: current.item, given: given, correct: correct, milliseconds: elapsed,
+        learn: { saved, now in leitner.next(after: saved, correct: correct, at: now) })
       return advance(with: feedback, state: &state)
     }
   }

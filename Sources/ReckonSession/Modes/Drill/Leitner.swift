@@ -17,10 +17,13 @@ public struct Leitner: Sendable, Hashable {
 
   public init(utcOffsetSeconds: Int = 0) { self.utcOffsetSeconds = utcOffsetSeconds }
 
+  /// Where an item starts, or goes back to when its answer is shown: box 1, due at once.
+  public static func start(at now: Int64) -> FactState { FactState(box: 1, dueAt: now) }
+
   /// Where an item goes after an answer at `now`.
   public func next(after state: FactState?, correct: Bool, at now: Int64) -> FactState {
-    guard correct else { return FactState(box: 1, dueAt: now) }
-    let current = state ?? FactState(box: 1, dueAt: now)
+    guard correct else { return Leitner.start(at: now) }
+    let current = state ?? Leitner.start(at: now)
     guard current.dueAt <= now else { return current }
     let box = min(current.box + 1, Leitner.boxes)
     let today = Day(milliseconds: now, utcOffsetSeconds: utcOffsetSeconds)

@@ -68,7 +68,8 @@ struct PersonalityCommand: Command {
     case .load(let path, let place): return try PersonalityCommand.load(path, place: place, in: &state)
     case .take(let chosen, let shuffle):
       let quiz = PersonalityMode(quiz: chosen, shuffle: shuffle, random: &state.random)
-      return .enter(quiz, Reply(state.prepareStore() + quiz.opening(shuffled: shuffle)))
+      state.prepareStore()
+      return .enter(quiz, Reply(quiz.opening(shuffled: shuffle)))
     }
   }
 

@@ -76,7 +76,7 @@ struct DailyCommand: Command {
     var daily = DailyMode(
       difficulty: level, day: today, choices: DailyQuestions.choices(for: question, on: today), elapsed: elapsed,
       now: now)
-    outputs += state.prepareStore()
+    state.prepareStore()
     if elapsed >= DailyMode.limit {
       let (reply, _) = daily.finish(nil, in: &state)
       return .stay(Reply(outputs + reply.outputs))
@@ -87,7 +87,7 @@ struct DailyCommand: Command {
           ? "Today's \(level.rawValue) challenge. The clock starts now (60:00 at most); pause stops it."
           : "Resuming today's \(level.rawValue) challenge at \(minutesAndSeconds(elapsed))."))
     outputs += daily.shown
-    outputs += daily.checkpoint(in: &state)
+    daily.checkpoint(in: &state)
     return .enter(daily, Reply(outputs))
   }
 

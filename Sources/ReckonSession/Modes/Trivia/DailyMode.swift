@@ -46,10 +46,9 @@ public struct DailyMode: Sendable {
   }
 
   /// Saves the time so far (so `kill -9` loses at most the time since).
-  mutating func checkpoint(in state: inout SessionState) -> [Output] {
+  mutating func checkpoint(in state: inout SessionState) {
     let now = state.clock.nowMilliseconds()
-    let (_, outputs) = state.saveDaily(record(elapsed: elapsed(at: now), profile: state.profile, now: now))
-    return outputs
+    _ = state.saveDaily(record(elapsed: elapsed(at: now), profile: state.profile, now: now))
   }
 
   /// A second has passed while a line is being typed: the time so far is saved, and at
@@ -57,7 +56,8 @@ public struct DailyMode: Sendable {
   mutating func timePassed(in state: inout SessionState) -> (Reply, done: Bool) {
     guard isRunning else { return (Reply(), false) }
     if elapsed(at: state.clock.nowMilliseconds()) >= DailyMode.limit { return finish(nil, in: &state) }
-    return (Reply(checkpoint(in: &state)), false)
+    checkpoint(in: &state)
+    return (Reply(), false)
   }
 
   // MARK: Lines
@@ -70,14 +70,14 @@ public struct DailyMode: Sendable {
     if isRunning && elapsed(at: now) >= DailyMode.limit { return finish(nil, in: &state) }
     if ["quit", "exit"].contains(command) { return (Reply(leave(in: &state)), true) }
     if command == "help" || command == "?" {
-      return (Reply([.note(DailyMode.help)] + checkpoint(in: &state)), false)
+      checkpoint(in: &state)
+      return (Reply([.note(DailyMode.help)]), false)
     }
     guard isRunning else {
       if command == "resume" {
         runningSince = now
-        return (
-          Reply([.note("Resumed at \(minutesAndSeconds(elapsedBefore)).")] + shown + checkpoint(in: &state)), false
-        )
+        checkpoint(in: &state)
+        return (Reply([.note("Resumed at \(minutesAndSeconds(elapsedBefore)).")] + shown), false)
       }
       return (Reply([.note("Paused: type resume to see the question again (or quit).")]), false)
     }
@@ -85,26 +85,30 @@ public struct DailyMode: Sendable {
     case "pause":
       elapsedBefore = elapsed(at: now)
       runningSince = nil
-      let saved = checkpoint(in: &state)
+      checkpoint(in: &state)
       return (
-        Reply(
-          [
-            .clearScreen,
-            .note(
-              "Paused at \(minutesAndSeconds(elapsedBefore)): the question is hidden and the clock has stopped. "
-                + "Type resume to go on."),
-          ] + saved), false
+        Reply([
+          .clearScreen,
+          .note(
+            "Paused at \(minutesAndSeconds(elapsedBefore)): the question is hidden and the clock has stopped. "
+              + "Type resume to go on."),
+        ]), false
       )
     case "resume":
-      return (Reply([.note("The clock is running already.")] + checkpoint(in: &state)), false)
+      checkpoint(in: &state)
+      return (Reply([.note("The clock is running already.")]), false)
     case "":
-      return (Reply([.note("Type \(choices.range) or the answer (or pause, quit).")] + checkpoint(in: &state)), false)
+      checkpoint(in: &state)
+      return (Reply([.note("Type \(choices.range) or the answer (or pause, quit).")]), false)
     default:
       switch choices.pick(input) {
       case .answer(let pick): return finish(pick, in: &state)
-      case .ambiguous(let letter): return (Reply([.note(Choices.ambiguity(letter))] + checkpoint(in: &state)), false)
+      case .ambiguous(let letter):
+        checkpoint(in: &state)
+        return (Reply([.note(Choices.ambiguity(letter))]), false)
       case .none:
-        return (Reply([.note(notAnAnswer(input, choices, commands: "pause, quit"))] + checkpoint(in: &state)), false)
+        checkpoint(in: &state)
+        return (Reply([.note(notAnAnswer(input, choices, commands: "pause, quit"))]), false)
       }
     }
   }
@@ -122,7 +126,7 @@ public struct DailyMode: Sendable {
     let answer = state.answerRecord(
       mode: DailyMode.storeMode, item: challenge.item, given: given, correct: correct, milliseconds: elapsed,
       question: choices.question)
-    let (saved, outputs) = state.saveDaily(challenge, answer: answer)
+    let saved = state.saveDaily(challenge, answer: answer)
     let rightAnswer = choices.labelled(choices.correctIndex)
     var lines: [Output]
     if saved.finished && saved.updatedAt != now {
@@ -139,7 +143,7 @@ public struct DailyMode: Sendable {
       lines = [.feedback(correct: false, "✗ The answer is \(rightAnswer) (\(minutesAndSeconds(elapsed))).")]
     }
     lines.append(.note("Today's \(difficulty.rawValue) challenge is done; the next one opens tomorrow."))
-    return (Reply(lines + outputs), true)
+    return (Reply(lines), true)
   }
 
   /// Leaves the challenge for later today: the clock stops, the time is kept (at 60:00 it
@@ -149,12 +153,12 @@ public struct DailyMode: Sendable {
     if elapsed(at: now) >= DailyMode.limit { return finish(nil, in: &state).0.outputs }
     elapsedBefore = elapsed(at: now)
     runningSince = nil
-    let saved = checkpoint(in: &state)
+    checkpoint(in: &state)
     return [
       .note(
         "Left today's \(difficulty.rawValue) challenge at \(minutesAndSeconds(elapsedBefore)); "
           + "daily \(difficulty.rawValue) resumes it.")
-    ] + saved
+    ]
   }
 
   static let help = """

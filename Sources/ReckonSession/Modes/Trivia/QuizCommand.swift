@@ -76,7 +76,8 @@ struct QuizCommand: Command {
         return .stay(Reply(warnings + [.note("There are no \(level)questions\(place) to ask.")]))
       }
       let quiz = QuizMode(options: options, questions: questions, state: &state)
-      let opening = state.prepareStore() + warnings
+      state.prepareStore()
+      let opening = warnings
       return .enter(quiz, Reply(opening + quiz.opening(profile: state.profile, requested: options.count)))
     }
   }

@@ -118,9 +118,9 @@ public struct QuizMode: Sendable {
       ]
     }
     // Saved before the next question appears. A skipped question counts as asked (and wrong).
-    outputs += state.record(
+    state.record(
       mode: QuizMode.storeMode, item: choices.question.key, given: given, correct: correct, milliseconds: elapsed,
-      learns: false, question: choices.question)
+      question: choices.question)
     index += 1
     guard index < questions.count else { return (Reply(outputs + summary(now: now)), true) }
     choices = Choices(questions[index], random: &state.random)

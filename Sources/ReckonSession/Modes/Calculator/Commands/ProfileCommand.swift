@@ -38,22 +38,21 @@ struct ProfileCommand: Command {
     // Names match whatever their case: Ada and ada are one child.
     func same(_ a: String, _ b: String) -> Bool { a.lowercased() == b.lowercased() }
     if same(typed, state.profile) { return .stay(Reply([.note("Already using profile \(state.profile).")])) }
-    var outputs: [Output] = []
     var existing: ProfileSummary?
     if let store = state.store {
       do {
         existing = try store.profiles().first { same($0.name, typed) }
         if existing == nil {
-          outputs += state.prepareStore()
+          state.prepareStore()
           try store.addProfile(typed, at: state.clock.nowMilliseconds())
         }
       } catch {
-        outputs.append(.warning("the profiles could not be read or saved: \(error.message)"))
+        state.notices.append(.warning("the profiles could not be read or saved: \(error.message)"))
       }
     }
     let name = existing?.name ?? typed
     state.profile = name
-    outputs += state.loadSettings()
+    state.loadSettings()
     let what: String
     if let existing, let last = existing.lastDay {
       what = "Profile \(name): \(Wording.count(existing.answers, "answer")), the last on \(last.iso)."
@@ -62,8 +61,8 @@ struct ProfileCommand: Command {
     } else {
       what = "New profile \(name). Its progress and settings are kept apart from the others."
     }
-    // Warnings (a damaged database found while switching) come first, as everywhere.
-    return .stay(Reply(outputs + [.note(what)]))
+    // Notices (a damaged database found while switching) come first, as everywhere.
+    return .stay(Reply([.note(what)]))
   }
 
   static func list(_ state: SessionState) -> Reply {

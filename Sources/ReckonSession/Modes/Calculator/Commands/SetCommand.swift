@@ -118,17 +118,21 @@ struct SetCommand: Command {
         ]))
     case .digits(let digits):
       state.settings.digits = digits
-      return .stay(Reply([.note("digits: \(state.settings.digits)")] + state.saveSetting("digits")))
+      state.saveSetting("digits")
+      return .stay(Reply([.note("digits: \(state.settings.digits)")]))
     case .tips(let presets):
       state.settings.tipPresets = presets
       let text = "tips: " + presets.map { NumberFormatter().format($0) + "%" }.joined(separator: " ")
-      return .stay(Reply([.note(text)] + state.saveSetting("tips")))
+      state.saveSetting("tips")
+      return .stay(Reply([.note(text)]))
     case .format(let style):
       state.settings.format = style
-      return .stay(Reply([.note("format: \(state.settings.format.name)")] + state.saveSetting("format")))
+      state.saveSetting("format")
+      return .stay(Reply([.note("format: \(state.settings.format.name)")]))
     case .separators(let on):
       state.settings.separators = on
-      return .stay(Reply([.note("separators: \(on ? "on" : "off")")] + state.saveSetting("separators")))
+      state.saveSetting("separators")
+      return .stay(Reply([.note("separators: \(on ? "on" : "off")")]))
     }
   }
 

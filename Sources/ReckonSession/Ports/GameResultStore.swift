@@ -1,0 +1,40 @@
+/// What a game keeps of each round: the same few columns for every game, and the rest in
+/// `data`, a text the game writes and reads itself (JSON). A mode that keeps only its results
+/// (the personality quiz, the anagram game) needs no table, migration or store code of its own.
+public protocol GameResultStore {
+  /// Saves a round as it stands, replacing what was saved of the same round (the same
+  /// profile, game and `startedAt`): a round saved after every move keeps its score if it
+  /// is left in the middle.
+  func saveGameResult(_ result: GameResult) throws(StoreError)
+  /// A profile's rounds of a game, oldest first.
+  func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult]
+}
+
+/// One round of a game, as far as it has gone.
+public struct GameResult: Sendable, Hashable {
+  public var profile: String
+  /// The game's name (`anagram`, `personality`).
+  public var game: String
+  /// When the round started (milliseconds since 1970): with the profile and game, its key.
+  public var startedAt: Int64
+  /// The local day it started on.
+  public var day: Day
+  /// Whether the round reached its end (not left or cut short).
+  public var finished: Bool
+  /// Its score, for games that keep one (0 otherwise).
+  public var score: Int
+  /// The rest, as the game writes it.
+  public var data: String
+
+  public init(
+    profile: String, game: String, startedAt: Int64, day: Day, finished: Bool, score: Int, data: String
+  ) {
+    self.profile = profile
+    self.game = game
+    self.startedAt = startedAt
+    self.day = day
+    self.finished = finished
+    self.score = score
+    self.data = data
+  }
+}

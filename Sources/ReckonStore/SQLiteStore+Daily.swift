@@ -1,0 +1,48 @@
+import ReckonSession
+import SQLite
+
+/// The daily challenges: a row per profile, day and difficulty.
+extension SQLiteStore: DailyStore {
+  static let dailyColumns = "profile, day, difficulty, item, elapsed, finished, correct, given, updatedAt"
+
+  public func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord] {
+    try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
+      try db.all(
+        """
+        SELECT \(SQLiteStore.dailyColumns) FROM daily WHERE profile = ? AND day BETWEEN ? AND ? ORDER BY day,
+          CASE difficulty WHEN 'easy' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END
+        """, profile, first.number, last.number, row: SQLiteStore.daily)
+    }
+  }
+
+  @discardableResult
+  public func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
+    try write { (db) throws(SQLiteError) -> DailyRecord in
+      try SQLiteStore.ensureProfile(challenge.profile, at: challenge.updatedAt, in: db)
+      if let saved = try db.first(
+        "SELECT \(SQLiteStore.dailyColumns) FROM daily WHERE profile = ? AND day = ? AND difficulty = ?",
+        challenge.profile, challenge.day.number, challenge.difficulty, row: SQLiteStore.daily), saved.finished
+      {
+        return saved
+      }
+      try db.run(
+        """
+        INSERT INTO daily (profile, day, difficulty, item, elapsed, finished, correct, given, updatedAt)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (profile, day, difficulty) DO UPDATE SET item = excluded.item, elapsed = excluded.elapsed,
+          finished = excluded.finished, correct = excluded.correct, given = excluded.given,
+          updatedAt = excluded.updatedAt
+        """, challenge.profile, challenge.day.number, challenge.difficulty, challenge.item,
+        challenge.elapsedMilliseconds, challenge.finished, challenge.correct, challenge.given, challenge.updatedAt)
+      if let answer { try SQLiteStore.insert(answer, in: db) }
+      return challenge
+    }
+  }
+
+  static func daily(_ row: Row) throws(SQLiteError) -> DailyRecord {
+    DailyRecord(
+      profile: try row[0], day: Day(number: try row[1]), difficulty: try row[2], item: try row[3],
+      elapsedMilliseconds: try row[4], finished: try row[5], correct: try row[6], given: try row[7],
+      updatedAt: try row[8])
+  }
+}
