@@ -56,6 +56,9 @@ public struct SessionState: Sendable {
   /// Where a mode reads a user's file (`quiz load FILE`); nil when the session may read no
   /// files.
   public var files: (any FileSource)?
+  /// The folder of the user's own files for Reckon (`$XDG_CONFIG_HOME/reckon`), where a mode
+  /// looks for its own (the anagram game's level table); nil: none are read.
+  public var configFolder: String?
   /// What each mode keeps for the session beyond its own run (the questions loaded, a word
   /// list), by the type its folder defines.
   public var content = ContentShelf()

@@ -5,15 +5,16 @@ import Glibc
 struct DataPaths {
   var history: String
   var database: String
-  /// The user's anagram level table (read if it is there).
-  var anagramLevels: String
+  /// The folder of the user's own files for Reckon, which modes read (the anagram game's
+  /// level table).
+  var configFolder: String
 
   init(dataDir: String?, environment: (String) -> String? = Terminal.variable) {
     func value(_ name: String) -> String? { environment(name).flatMap { $0.isEmpty ? nil : $0 } }
     if let dir = dataDir ?? value("RECKON_HOME") {
       history = dir + "/history"
       database = dir + "/reckon.sqlite"
-      anagramLevels = dir + "/anagram-levels.txt"
+      configFolder = dir
       return
     }
     let home = value("HOME") ?? getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } } ?? "/tmp"
@@ -21,6 +22,6 @@ struct DataPaths {
     let data = value("XDG_DATA_HOME") ?? home + "/.local/share"
     history = state + "/reckon/history"
     database = data + "/reckon/reckon.sqlite"
-    anagramLevels = (value("XDG_CONFIG_HOME") ?? home + "/.config") + "/reckon/anagram-levels.txt"
+    configFolder = (value("XDG_CONFIG_HOME") ?? home + "/.config") + "/reckon"
   }
 }

@@ -60,7 +60,7 @@ enum ReckonCommand {
       case .success(let report): show(report, from: path, batch: batch, runner: &runner)
       }
     }
-    session.state.anagramLevelsFile = paths.anagramLevels
+    session.state.configFolder = paths.configFolder
     if let path = options.wordsFile {
       switch session.state.useWords(from: path) {
       case .failure(let problem):

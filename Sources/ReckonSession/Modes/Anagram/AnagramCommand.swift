@@ -104,7 +104,8 @@ enum AnagramFeature: Feature {
 /// level table.
 public struct AnagramContent: SessionContent {
   public var words: (list: WordList, source: String)?
-  /// The file with the user's anagram level table, read at each round; nil: none.
+  /// The file with the user's anagram level table, read at each round, when it is not the
+  /// one in the configuration folder.
   public var levelsFile: String?
 
   public init() {}
@@ -117,16 +118,17 @@ extension SessionState {
   /// The anagram game's words and level table.
   var anagram: AnagramContent { content[AnagramContent.self] }
 
-  /// The file with the user's anagram level table, read at each round; nil: none.
+  /// The file with the user's anagram level table, read at each round (if it is there):
+  /// `anagram-levels.txt` in the configuration folder, unless another is set; nil: none.
   public var anagramLevelsFile: String? {
-    get { anagram.levelsFile }
+    get { anagram.levelsFile ?? configFolder.map { $0 + "/anagram-levels.txt" } }
     set { content.update(AnagramContent.self) { $0.levelsFile = newValue } }
   }
 
   /// The anagram levels: the defaults, with the user's file over them. A file that is there
   /// but has problems is not used, and every problem is in the warning returned.
   func anagramLevels() -> (levels: [AnagramLevel], warnings: [Output]) {
-    guard let path = anagram.levelsFile, files != nil else { return (AnagramLevels.defaults, []) }
+    guard let path = anagramLevelsFile, files != nil else { return (AnagramLevels.defaults, []) }
     let bytes: [UInt8]
     switch readFile(path) {
     case .success(let read): bytes = read
