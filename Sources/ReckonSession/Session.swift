@@ -93,6 +93,7 @@ public struct Session: Sendable {
 
   /// The end of input (Ctrl-D or the end of a piped file): a mode may want to say goodbye.
   public mutating func finish() -> Reply {
+    state.store?.willEnd()
     let reply = mode.finish(in: &state)
     mode = CalculatorMode()
     state.saveWhatWasKept()

@@ -12,7 +12,10 @@ public struct SessionState: Sendable {
   /// them (a command says whether it does); nothing reads the store behind a getter.
   public var settings: Settings {
     get {
-      assert(settingsAreRead, "the settings are used before readSettings()")
+      // Checked in debug builds and in the fuzzer's (fuzz/run builds with RECKON_CHECKS).
+      #if DEBUG || RECKON_CHECKS
+        precondition(settingsAreRead, "the settings are used before readSettings()")
+      #endif
       return savedSettings
     }
     set {
@@ -227,7 +230,7 @@ public struct SessionState: Sendable {
       if savedKept > 0 { notices.append(.note(SessionState.keptNowSaved(savedKept))) }
       if unsaved.count >= SessionState.maxUnsaved { unsaved.removeFirst() }
       unsaved.append { store in _ = try write(store) }
-      if failedToSave.insert(kind).inserted {
+      if failedToSave.insert(kind).inserted && !error.isKnown {
         notices.append(.warning("\(failure): \(error.message) (Reckon keeps it and tries again with each save)"))
       }
       return nil

@@ -23,6 +23,10 @@ public final class SQLiteStore: Store, Sendable {
   private let mayHaveNotices: Atomic<Bool>
   /// Whether a checkpoint is running in the background.
   let checkpointing = Atomic<Bool>(false)
+  /// When the file was last tried again for writing (monotonic milliseconds).
+  private let lastReopen = Atomic<Int64>(Int64.min / 2)
+  /// Whether the session is ending (`willEnd`).
+  private let exiting = Atomic<Bool>(false)
 
   enum State {
     /// Not opened yet (a lazy store).
@@ -42,13 +46,23 @@ public final class SQLiteStore: Store, Sendable {
     /// Writes since the last checkpoint this Reckon started (none for a read-only store).
     var writes = 0
     let canCheckpoint: Bool
+    /// Why nothing can be saved (`the disk is full`), when this is a stand-in for a file that
+    /// could not be opened for writing (read-only, or in memory): writes fail with it, and
+    /// each write first tries the file again. Nil when writes go where they should.
+    let cannotSave: String?
+    /// Whether the last write found another Reckon holding the write lock: until one goes
+    /// through, writes try once rather than wait.
+    var lockWasHeld = false
 
-    init(_ db: Database, path: String?, warnings: [String], canCheckpoint: Bool = false) {
+    init(
+      _ db: Database, path: String?, warnings: [String], canCheckpoint: Bool = false, cannotSave: String? = nil
+    ) {
       self.db = db
       self.path = path
       self.warnings = warnings
       self.notices = warnings
-      self.canCheckpoint = canCheckpoint && path != nil
+      self.canCheckpoint = canCheckpoint && path != nil && cannotSave == nil
+      self.cannotSave = cannotSave
     }
   }
 
@@ -59,8 +73,10 @@ public final class SQLiteStore: Store, Sendable {
     mayHaveNotices = Atomic(false)
   }
 
-  init(_ connection: Connection) {
-    file = connection.path
+  /// A store already open on `connection`; `file` is the database's path when the
+  /// connection is a stand-in for it (in memory, when it could not be opened).
+  init(_ connection: Connection, file: String? = nil) {
+    self.file = file ?? connection.path
     state = Mutex(.open(connection))
     mayHaveNotices = Atomic(true)
   }
@@ -68,7 +84,7 @@ public final class SQLiteStore: Store, Sendable {
   /// Opens or creates the database at `path` now (its folder is created 0700, the file
   /// 0600). `now` (seconds since 1970) names a damaged file moved aside.
   public static func open(path: String, now: time_t? = nil, patience: Int64 = 15_000) -> SQLiteStore {
-    SQLiteStore(connect(path: path, now: now, patience: patience))
+    SQLiteStore(connect(path: path, now: now, patience: patience), file: path)
   }
 
   /// A store that keeps nothing after the process ends.
@@ -150,7 +166,8 @@ public final class SQLiteStore: Store, Sendable {
             access(path, F_OK) == 0 || (try? createPrivateFile(path)) != nil
           else {
             return memoryConnection(
-              warning: "\(path) is damaged and could not be replaced: progress and settings will not be saved")
+              warning: "\(path) is damaged and could not be replaced: nothing can be saved for now" + keptUntil,
+              cannotSave: "\(path) is damaged and could not be replaced")
           }
           usleep(20_000)
         }
@@ -176,21 +193,24 @@ public final class SQLiteStore: Store, Sendable {
   /// For a database that cannot be written: read-only if there is one to read, else in
   /// memory; the warning says why (a full disk rather than the error it caused).
   static func cannotWrite(_ path: String, _ what: String, because reason: String) -> Connection {
-    let why = "\(what) (\(diskFull(parentFolder(of: path)) ? "the disk is full" : reason))"
-    return readOnlyConnection(path, warning: why)
-      ?? memoryConnection(warning: why + ": progress and settings will not be saved")
+    let cause = diskFull(parentFolder(of: path)) ? "the disk is full" : reason
+    let why = "\(what) (\(cause))"
+    return readOnlyConnection(path, warning: why, cannotSave: cause)
+      ?? memoryConnection(warning: why + ": nothing can be saved for now" + keptUntil, cannotSave: cause)
   }
 
   /// The saved database, only to read, when it cannot be written (a full disk, a read-only
   /// folder): what the user has done can still be shown, and new progress is kept by the
   /// session until it can be saved. Nil when there is none or it cannot be read either.
   static func readOnly(_ path: String, warning: String) -> SQLiteStore? {
-    guard let connection = readOnlyConnection(path, warning: warning) else { return nil }
+    guard
+      let connection = readOnlyConnection(path, warning: warning, cannotSave: "the database cannot be written here")
+    else { return nil }
     return SQLiteStore(connection)
   }
 
   /// Read as `immutable` if need be: a read-only folder cannot hold WAL's -shm file.
-  static func readOnlyConnection(_ path: String, warning: String) -> Connection? {
+  static func readOnlyConnection(_ path: String, warning: String, cannotSave: String) -> Connection? {
     var info = stat()
     guard stat(path, &info) == 0, info.st_size > 0 else { return nil }
     for immutable in [false, true] {
@@ -202,17 +222,21 @@ public final class SQLiteStore: Store, Sendable {
       guard let version = try? Schema.migrator.version(of: db), version >= Schema.migrator.latest else { continue }
       return Connection(
         db, path: path,
-        warnings: [warning + ": your saved progress can be read, but nothing new can be saved for now"])
+        warnings: [warning + ": your saved progress can be read, but nothing new can be saved for now" + keptUntil],
+        cannotSave: cannotSave)
     }
     return nil
   }
 
-  static func memoryConnection(warning: String? = nil) -> Connection {
+  /// What a stand-in's warning adds: the session keeps what cannot be saved.
+  static let keptUntil = " (Reckon keeps what you do, and saves it once it can)"
+
+  static func memoryConnection(warning: String? = nil, cannotSave: String? = nil) -> Connection {
     // An in-memory database cannot fail to open; migrations on an empty one cannot fail either.
     let db = try! Database.inMemory()
     try! db.execute("PRAGMA foreign_keys = ON")
     try! Schema.migrator.migrate(db)
-    return Connection(db, path: nil, warnings: warning.map { [$0] } ?? [])
+    return Connection(db, path: nil, warnings: warning.map { [$0] } ?? [], cannotSave: cannotSave)
   }
 
   /// Characters a `file:` URI would read as its own.
@@ -314,12 +338,25 @@ public final class SQLiteStore: Store, Sendable {
   /// when this returns, what it wrote is committed.
   func write<T: Sendable>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     let (result, checkpoint) = try state.withLock { (state) throws(StoreError) -> (T, String?) in
-      let connection = connection(&state)
+      var connection = connection(&state)
+      if let reason = connection.cannotSave {
+        // A stand-in for a file that could not be written (a full disk, a read-only folder
+        // at start-up): try the file again, and if it still cannot be written, fail, so that
+        // the session keeps the write for the next try.
+        guard let file, let reopened = reopen(file, in: &state) else { throw StoreError(reason, isKnown: true) }
+        connection = reopened
+      }
       let db = connection.db
+      // Another Reckon may hold the write lock (a long transaction, a stuck process): wait a
+      // moment, not the opening's 10 s, and once it has been found held, not at all, so
+      // that a drill goes on at once and the session keeps the answer for the next save.
+      db.setBusyTimeout(milliseconds: exiting.load(ordering: .relaxed) ? 10_000 : connection.lockWasHeld ? 0 : 500)
       let result: T
       do throws(SQLiteError) {
         result = try db.transaction(.immediate) { () throws(SQLiteError) -> T in try body(db) }
+        connection.lockWasHeld = false
       } catch {
+        if error.is(.busy) || error.is(.locked) { connection.lockWasHeld = true }
         throw StoreError(SQLiteStore.describe(error))
       }
       guard connection.canCheckpoint else { return (result, nil) }
@@ -330,6 +367,25 @@ public final class SQLiteStore: Store, Sendable {
     }
     if let checkpoint { checkpointInBackground(checkpoint) }
     return result
+  }
+
+  /// Opens the file for writing again, at most once a second; nil while it still cannot be.
+  /// What opening it found (a damaged file moved aside) is queued as notices.
+  private func reopen(_ file: String, in state: inout State) -> Connection? {
+    let now = monotonicMilliseconds()
+    guard now - lastReopen.load(ordering: .relaxed) >= 1000 else { return nil }
+    lastReopen.store(now, ordering: .relaxed)
+    let connection = SQLiteStore.connect(path: file, now: nil, patience: 1000)
+    guard connection.cannotSave == nil else { return nil }
+    state = .open(connection)
+    mayHaveNotices.store(true, ordering: .releasing)
+    return connection
+  }
+
+  /// The session is ending: from now on a write waits for another Reckon's lock as long as
+  /// opening does (10 s), so that what was kept is saved if it can be.
+  public func willEnd() {
+    exiting.store(true, ordering: .relaxed)
   }
 
   /// How many writes this Reckon makes between two checkpoints.
@@ -353,7 +409,8 @@ public final class SQLiteStore: Store, Sendable {
   }
 
   static func describe(_ error: SQLiteError) -> String {
-    if error.is(.full) { return "the disk is full" }
+    if error.is(.full) || error.systemErrno == ENOSPC { return "the disk is full" }
+    if error.systemErrno == EFBIG { return "the file size limit is reached (ulimit -f)" }
     if error.is(.readOnly) || error.is(.permission) || error.is(.cantOpen) {
       return "the database cannot be written here"
     }

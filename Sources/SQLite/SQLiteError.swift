@@ -45,11 +45,15 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
   public var message: String
   /// The SQL being prepared or run, when the error came from a statement.
   public var sql: String?
+  /// The operating system's error number behind an I/O error (`EFBIG` when a write passed
+  /// the file size limit, `ENOSPC`), or 0.
+  public var systemErrno: Int32
 
-  public init(code: ResultCode, message: String, sql: String? = nil) {
+  public init(code: ResultCode, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
     self.code = code
     self.message = message
     self.sql = sql
+    self.systemErrno = systemErrno
   }
 
   /// Whether its primary code is `code` (`error.is(.busy)` for every kind of busy).
@@ -69,6 +73,6 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     return SQLiteError(
       code: ResultCode(same ? extended : code),
       message: same ? message ?? ResultCode(code).description : ResultCode(code).description,
-      sql: sql)
+      sql: sql, systemErrno: same ? connection.map { sqlite3_system_errno($0) } ?? 0 : 0)
   }
 }

@@ -44,7 +44,8 @@ import Testing
   }
 
   /// A database that cannot be written (a full disk, a read-only folder) is still read:
-  /// saved progress shows, and a write fails with a reason rather than vanishing.
+  /// saved progress shows. A write first tries the file again: this one can be written, so
+  /// the write goes through (as when room comes back on a disk that was full).
   @Test func aDatabaseThatCannotBeWrittenIsStillRead() throws {
     let folder = try Folder()
     let path = folder.path + "/reckon.sqlite"
@@ -57,11 +58,11 @@ import Testing
     #expect(
       store.warnings == [
         "cannot write to the folder: your saved progress can be read, but nothing new can be saved for now"
+          + " (Reckon keeps what you do, and saves it once it can)"
       ])
     #expect(try store.settings(profile: "ada") == ["digits": "14"])
-    #expect(throws: StoreError("the database cannot be written here")) {
-      try store.saveSetting("digits", value: "20", profile: "ada", at: 0)
-    }
+    try store.saveSetting("digits", value: "20", profile: "ada", at: 0)
+    #expect(try SQLiteStore.open(path: path).settings(profile: "ada") == ["digits": "20"])
   }
 
   @Test func filesAreOwnerOnly() throws {
@@ -91,16 +92,32 @@ import Testing
     #expect(try SQLiteStore.open(path: path).settings(profile: "ada") == ["digits": "30"])
   }
 
-  @Test func aFolderThatCannotBeWrittenGivesAWorkingStoreThatSavesNothing() throws {
+  /// A folder that cannot be written: a store that reads nothing and whose writes fail with
+  /// the reason (the session keeps them and tries again), until the folder can be written:
+  /// then the next write opens the file and goes through.
+  @Test func aFolderThatCannotBeWrittenSavesOnceItCan() throws {
     let folder = try Folder()
     // A file where the folder should be: no one, not even root, can create files below it.
     #expect(FileManager.default.createFile(atPath: folder.path + "/blocked", contents: Data("x".utf8)))
-    let store = SQLiteStore.open(path: folder.path + "/blocked/reckon.sqlite")
+    let path = folder.path + "/blocked/reckon.sqlite"
+    let store = SQLiteStore.open(path: path)
     #expect(store.path == nil)
     #expect(store.warnings.count == 1)
-    #expect(store.warnings.first?.contains("will not be saved") == true)
-    try store.saveSetting("digits", value: "15", profile: "ada", at: 0)
-    #expect(try store.settings(profile: "ada") == ["digits": "15"])
+    #expect(store.warnings.first?.contains("nothing can be saved for now") == true)
+    #expect(throws: StoreError("it is a file, not a folder", isKnown: true)) {
+      try store.saveSetting("digits", value: "15", profile: "ada", at: 0)
+    }
+    #expect(try store.settings(profile: "ada").isEmpty)
+    // Tried again at most once a second: at once, it still fails without looking.
+    try FileManager.default.removeItem(atPath: folder.path + "/blocked")
+    #expect(throws: StoreError("it is a file, not a folder", isKnown: true)) {
+      try store.saveSetting("digits", value: "15", profile: "ada", at: 0)
+    }
+    usleep(1_100_000)
+    try store.saveSetting("digits", value: "16", profile: "ada", at: 0)
+    #expect(store.path == path)
+    #expect(try store.settings(profile: "ada") == ["digits": "16"])
+    #expect(try SQLiteStore.open(path: path).settings(profile: "ada") == ["digits": "16"])
   }
 
   @Test func twoWritersAtOnceLoseNothing() async throws {
@@ -228,7 +245,7 @@ import Testing
     #expect(try SQLiteStore(path: path).settings(profile: "ada") == ["digits": "14"])
   }
 
-  @Test func anUnwritablePlaceWarnsOnceAndKeepsWorkingInMemory() throws {
+  @Test func anUnwritablePlaceWarnsOnceAndItsWritesFail() throws {
     let folder = try SQLiteStoreTests.Folder()
     #expect(FileManager.default.createFile(atPath: folder.path + "/blocked", contents: Data()))
     let store = SQLiteStore(path: folder.path + "/blocked/reckon.sqlite")
@@ -236,11 +253,13 @@ import Testing
     store.prepareToSave()
     let warnings = store.takeNotices()
     #expect(warnings.count == 1)
-    #expect(warnings.first?.contains("will not be saved") == true)
+    #expect(warnings.first?.contains("nothing can be saved for now") == true)
     store.prepareToSave()
     #expect(store.takeNotices().isEmpty)
-    try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
-    #expect(try store.settings(profile: "ada") == ["digits": "14"])
+    #expect(throws: StoreError("it is a file, not a folder", isKnown: true)) {
+      try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
+    }
+    #expect(store.takeNotices().isEmpty)
   }
 
   /// Start-up reads the settings without opening the store; it must agree with the store.

@@ -17,6 +17,10 @@ public protocol Store: AnyObject, Sendable, SettingsStore, ProfileStore, AnswerS
   func prepareToSave()
   /// What the store has to say that has not been said yet, oldest first; it opens nothing.
   func takeNotices() -> [String]
+  /// The session is ending: the saves still to come are the last chance for what was kept,
+  /// so they may wait for another Reckon's lock (a save otherwise waits a moment at most,
+  /// and is kept for the next one).
+  func willEnd()
   /// False when there is certainly nothing saved yet (no database file): start-up then
   /// reads no settings, and need not know whose they would be.
   var mayHaveSavedData: Bool { get }
@@ -25,11 +29,18 @@ public protocol Store: AnyObject, Sendable, SettingsStore, ProfileStore, AnswerS
 extension Store {
   /// A store that cannot tell answers that it may have something.
   public var mayHaveSavedData: Bool { true }
+  public func willEnd() {}
 }
 
 /// Why the store could not do something, in words for the user.
 public struct StoreError: Error, Sendable, Equatable {
   public var message: String
+  /// Whether the store has told the user already (a notice when it opened: a folder that
+  /// cannot be written), so that a failed save need not say it again.
+  public var isKnown: Bool
 
-  public init(_ message: String) { self.message = message }
+  public init(_ message: String, isKnown: Bool = false) {
+    self.message = message
+    self.isKnown = isKnown
+  }
 }
