@@ -84,17 +84,21 @@ enum ReckonCommand {
 
 extension ReckonCommand {
   /// `--list-profiles`: the saved profiles' names, one a line (none without a database), read
-  /// without creating or changing anything. A database that cannot be read is an error.
+  /// without creating or changing anything. A database that cannot be read is an error that
+  /// names the file. The names are those `--profile` takes (`SQLiteStore.profileNames`), so
+  /// none can hold a line break or a control character; `line` passes them through
+  /// `VisibleText` all the same. They are written as UTF-8 whatever the locale: the shell
+  /// hands a completed name back to `--profile` as it was written.
   static func listProfiles(_ database: String) -> Bool {
-    do throws(QuickRead.Unreadable) {
-      let names = try QuickRead.profileNames(path: database)
+    do throws(StoreError) {
+      let names = try SQLiteStore.profileNames(path: database)
       var out = OutputStream(fd: 1)
       for name in names { out.line(name) }
       out.flush()
       return out.failure == nil
     } catch {
       var err = OutputStream(fd: 2)
-      err.line("reckon: cannot read the profiles in \(database): \(error.reason)")
+      err.line("reckon: cannot read the profiles in \(database): \(error.message)")
       err.flush()
       return false
     }
