@@ -6,7 +6,7 @@
 #                    PREFIX defaults to /usr/local (make install PREFIX=~/.local for
 #                    yourself); DESTDIR=DIR stages the same tree under DIR.
 # make uninstall     remove exactly what install-only installed, and the folders it made
-#                    for them once they are empty (it lists those in $(RECORD))
+#                    for them once they are empty: it lists both in $(MANIFEST)
 # make man           regenerate man/reckon.1 from man/reckon.1.scd (needs scdoc)
 # make deb           build the binary, then deb-only
 # make deb-only      reckon_VERSION-REVISION_ARCH.deb from the built binary, with dpkg-deb
@@ -25,10 +25,15 @@ DOCDIR = $(PREFIX)/share/doc/reckon
 BASHCOMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPLETIONDIR = $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONDIR = $(PREFIX)/share/fish/vendor_completions.d
-# The folders install-only made (not there before), for uninstall.
-RECORD = $(DOCDIR)/installed-folders
+# What install-only installed and the folders it made (those not there before), for
+# uninstall: so that it removes what was installed even when the source has changed since.
+MANIFEST = $(DOCDIR)/install-manifest
 # The licence texts that install copies (THIRD-PARTY names each).
 LICENSES = $(wildcard licenses/*.txt)
+# Every file install-only installs, but the manifest.
+INSTALLED = $(BINDIR)/reckon $(MANDIR)/man1/reckon.1.gz $(BASHCOMPLETIONDIR)/reckon \
+  $(ZSHCOMPLETIONDIR)/_reckon $(FISHCOMPLETIONDIR)/reckon.fish $(DOCDIR)/LICENSE $(DOCDIR)/THIRD-PARTY \
+  $(LICENSES:licenses/%=$(DOCDIR)/licenses/%)
 BINARY = .build/release/reckon
 BUILD = swift build -c release --static-swift-stdlib --disable-local-rpath
 
@@ -43,7 +48,7 @@ install: all
 
 install-only:
 	@test -x $(BINARY) || { echo "make install-only: no $(BINARY); run make (or make install)" >&2; exit 1; }
-	./scripts/make-folders "$(DESTDIR)" "$(RECORD)" "$(BINDIR)" "$(MANDIR)/man1" "$(BASHCOMPLETIONDIR)" \
+	./scripts/install-manifest "$(DESTDIR)" "$(MANIFEST)" folders "$(BINDIR)" "$(MANDIR)/man1" "$(BASHCOMPLETIONDIR)" \
 	  "$(ZSHCOMPLETIONDIR)" "$(FISHCOMPLETIONDIR)" "$(DOCDIR)/licenses"
 	install -s -m 0755 $(BINARY) "$(DESTDIR)$(BINDIR)/reckon"
 	gzip -9n < man/reckon.1 > "$(DESTDIR)$(MANDIR)/man1/reckon.1.gz"
@@ -53,14 +58,10 @@ install-only:
 	install -m 0644 completions/reckon.fish "$(DESTDIR)$(FISHCOMPLETIONDIR)/reckon.fish"
 	install -m 0644 LICENSE THIRD-PARTY "$(DESTDIR)$(DOCDIR)"
 	install -m 0644 $(LICENSES) "$(DESTDIR)$(DOCDIR)/licenses"
+	./scripts/install-manifest "$(DESTDIR)" "$(MANIFEST)" files $(INSTALLED:%="%")
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/reckon" "$(DESTDIR)$(MANDIR)/man1/reckon.1.gz"
-	rm -f "$(DESTDIR)$(BASHCOMPLETIONDIR)/reckon" "$(DESTDIR)$(ZSHCOMPLETIONDIR)/_reckon"
-	rm -f "$(DESTDIR)$(FISHCOMPLETIONDIR)/reckon.fish"
-	rm -f "$(DESTDIR)$(DOCDIR)/LICENSE" "$(DESTDIR)$(DOCDIR)/THIRD-PARTY"
-	rm -f $(LICENSES:licenses/%="$(DESTDIR)$(DOCDIR)/licenses/%")
-	./scripts/remove-folders "$(DESTDIR)" "$(RECORD)" "$(DOCDIR)/licenses" "$(DOCDIR)"
+	./scripts/install-manifest "$(DESTDIR)" "$(MANIFEST)" remove $(INSTALLED:%="%") "$(DOCDIR)/licenses/" "$(DOCDIR)/"
 
 man:
 	./scripts/make-man
@@ -72,7 +73,7 @@ deb-only:
 	./scripts/make-deb
 
 test:
-	./scripts/deps && $(BUILD) && swift test
+	./scripts/deps test && $(BUILD) && swift test
 
 bench:
 	bench/run
