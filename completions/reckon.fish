@@ -23,6 +23,14 @@ function __reckon_profiles
     $command $dir --list-profiles 2>/dev/null
 end
 
+# A FILE argument: any word but one that starts with - (an option), and after --, any word.
+function __reckon_wants_file
+    contains -- -- (commandline -opc); and return 0
+    not string match -q -- '-*' (commandline -ct)
+end
+
+complete -c reckon -f
+complete -c reckon -n __reckon_wants_file -F
 complete -c reckon -s e -l expression -x -d 'Evaluate EXPR and print the result'
 complete -c reckon -l data-dir -x -a '(__fish_complete_directories (commandline -ct))' -d "Keep all of Reckon's files in DIR"
 complete -c reckon -l profile -x -a '(__reckon_profiles)' -d 'Whose settings and progress to use'

@@ -4,7 +4,7 @@
 import Foundation
 import Testing
 
-@Suite struct CompletionTests {
+@Suite struct ShellCompletionTests {
   static let completions = ReckonBinary.packageRoot + "/completions"
 
   /// A folder to complete in: files (one with a space, one starting with a dash), folders,
@@ -23,13 +23,14 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path + "/" + name, withIntermediateDirectories: true)
       }
       for name in ["my file.csv", "notes.txt", "-dash.txt"] { _ = try folder.write(name, "") }
+      let home = folder.path + "/home"
       let made = try ReckonProcess.run(["-e", "profile ada", "-e", "profile bob"], environment: ["RECKON_HOME": home])
       let other = try ReckonProcess.run(["--data-dir", folder.path + "/other", "-e", "profile zed"])
       guard made.status == 0, other.status == 0 else { throw Tool.Failure(description: "could not make the profiles") }
       let binaries = URL(fileURLWithPath: try ReckonBinary.debug()).deletingLastPathComponent().path
       environment = [
         "PATH": binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-        "RECKON_HOME": folder.path + "/home", "HOME": folder.path,
+        "RECKON_HOME": home, "HOME": folder.path,
       ]
     }
 
@@ -201,6 +202,8 @@ import Testing
       ("reckon --questions my", ["my file.csv"]),
       ("reckon --data-dir ", ["home/", "other/", "sub/"]),
       ("reckon -e ", []),
+      ("reckon ", ["my file.csv", "notes.txt", "-dash.txt", "home/", "other/", "sub/"]),
+      ("reckon -- -", ["-dash.txt"]),
     ]
     // complete -C lists what fish offers for a line: each candidate, a tab, its description.
     let script = """
