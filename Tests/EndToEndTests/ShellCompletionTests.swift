@@ -2,6 +2,7 @@
 /// and `reckon --list-profiles`, which they complete --profile from. bash is always there;
 /// the zsh and fish tests are skipped, and say so, when that shell is not installed.
 import Foundation
+import SQLite
 import Testing
 
 @Suite struct ShellCompletionTests {
@@ -260,6 +261,25 @@ import Testing
       try ReckonProcess.run(["--data-dir", other.path, "--list-profiles"], environment: environment).lines == ["zed"])
     #expect(
       try ReckonProcess.run(["--list-profiles", "--data-dir=\(other.path)"], environment: environment).lines == ["zed"])
+  }
+
+  @Test func listProfilesLeavesOutNamesProfileWouldNotTake() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let environment = ["RECKON_HOME": home.path]
+    #expect(try ReckonProcess.run(["-e", "profile ada", "-e", "profile Zoë"], environment: environment).status == 0)
+    // Names only a damaged or hand-edited file can hold: a line break would make two names
+    // of one, an escape sequence would act on the terminal, a space would split the word.
+    do {
+      let db = try Database(home.path + "/reckon.sqlite")
+      try db.run(
+        "INSERT INTO profile (name, createdAt) VALUES (?, 0), (?, 0), (?, 0), (?, 0)", "evil\nname",
+        "\u{1B}]0;title\u{7}", "two words", "-e")
+    }
+    let run = try ReckonProcess.run(["--list-profiles"], environment: environment)
+    #expect(run.lines == ["ada", "Zoë"])
+    #expect(run.stderr == "")
+    #expect(run.status == 0)
   }
 
   @Test func listProfilesFailsOnADatabaseItCannotRead() throws {
