@@ -75,7 +75,7 @@ let package = Package(
       dependencies: ["ReckonStore", "SQLite"],
       // A database the GRDB release wrote, and how it was made (read through #filePath).
       exclude: ["Fixtures"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonStore", "SQLite"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["reckon", "ReckonSession", "ReckonStore", "SQLite"]),
     // The fuzz targets (fuzz/README.md): functions over arbitrary bytes. The tests replay the
     // seed corpus and every input the fuzzer ever found through them.
     .target(

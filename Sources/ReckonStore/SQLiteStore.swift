@@ -288,6 +288,30 @@ public final class SQLiteStore: Store, Sendable {
 
   static let settingsQuery = "SELECT key, value FROM setting WHERE profile = ?"
 
+  /// The saved profiles' names, in the order `profile` lists them (`reckon --list-profiles`,
+  /// for shell completion), read as `quickSettings` reads: read-only, no migration, nothing
+  /// created. No database (or one with no profile yet) gives none; a file that cannot be
+  /// read (not a database, no permission) throws. A name `--profile` would not take (only a
+  /// damaged or hand-edited file can hold one) is left out, so that every name listed is one
+  /// word of letters, digits, `-`, `_` and `.`, which a shell can complete as it is.
+  public static func profileNames(path: String) throws(StoreError) -> [String] {
+    if access(path, F_OK) != 0, errno == ENOENT || errno == ENOTDIR { return [] }
+    do throws(SQLiteError) {
+      let immutable = access(path + "-wal", F_OK) != 0 && !needsEscaping(path)
+      let db = try Database(
+        immutable ? "file:" + path + "?immutable=1" : path, flags: immutable ? [.readOnly, .uri] : .readOnly)
+      db.setBusyTimeout(milliseconds: 2000)
+      let tables = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'profile'"
+      guard try db.value(tables, as: Int.self) == 1 else { return [] }
+      let names = try db.all("SELECT name FROM profile ORDER BY name COLLATE NOCASE, name") {
+        (row) throws(SQLiteError) in try row[0] as String?
+      }
+      return names.compactMap { $0 }.filter { Profiles.problem(with: $0) == nil }
+    } catch {
+      throw StoreError(error.message)
+    }
+  }
+
   static func settings(from statement: Statement) throws(SQLiteError) -> SavedSettings {
     let rows = try statement.all { (row) throws(SQLiteError) in (try row[0] as String, try row[1] as String) }
     return SavedSettings(rows, uniquingKeysWith: { $1 })

@@ -14,6 +14,8 @@ struct Options: Equatable {
   var wordsFile: String?
   var showHelp = false
   var showVersion = false
+  /// Print the saved profiles' names and exit (`--list-profiles`, for shell completion).
+  var listProfiles = false
 
   static let version = "reckon 0.1.0"
 
@@ -64,6 +66,8 @@ struct Options: Equatable {
         options.showHelp = true
       } else if argument == "--version" {
         options.showVersion = true
+      } else if argument == "--list-profiles" {
+        options.listProfiles = true
       } else {
         throw UsageError(message: "unknown option '\(argument)'")
       }
@@ -100,6 +104,8 @@ struct Options: Equatable {
       --words FILE            play the anagram game with the words of FILE,
                               one a line (/usr/share/dict/words, say): only
                               lowercase a–z words, no names or offensive words
+      --list-profiles         print the names of the saved profiles, one a line
+                              (for shell completion), and exit
       -h, --help              show this help
       --version               show the version
 

@@ -23,6 +23,7 @@ enum ReckonCommand {
       out.flush()
       exit(0)
     }
+    if options.listProfiles { exit(listProfiles(DataPaths(dataDir: options.dataDir).database) ? 0 : 1) }
     // Nesting up to the parser's limit (1,000 levels) recurses deeply: about 3 MiB in the
     // release build, over 8 MiB in a debug one. The main thread's stack (8 MiB by default)
     // is used when it is at least that default; a smaller one gets a thread with a large
@@ -82,6 +83,27 @@ enum ReckonCommand {
 }
 
 extension ReckonCommand {
+  /// `--list-profiles`: the saved profiles' names, one a line (none without a database), read
+  /// without creating or changing anything. A database that cannot be read is an error that
+  /// names the file. The names are those `--profile` takes (`SQLiteStore.profileNames`), so
+  /// none can hold a line break or a control character; `line` passes them through
+  /// `VisibleText` all the same. They are written as UTF-8 whatever the locale: the shell
+  /// hands a completed name back to `--profile` as it was written.
+  static func listProfiles(_ database: String) -> Bool {
+    do throws(StoreError) {
+      let names = try SQLiteStore.profileNames(path: database)
+      var out = OutputStream(fd: 1)
+      for name in names { out.line(name) }
+      out.flush()
+      return out.failure == nil
+    } catch {
+      var err = OutputStream(fd: 2)
+      err.line("reckon: cannot read the profiles in \(database): \(error.message)")
+      err.flush()
+      return false
+    }
+  }
+
   /// What a file given on the command line gave (`--questions`, `--words`). At the prompt,
   /// as the session says it, before the first prompt. In a script, on stderr, so that stdout
   /// is the results alone: every row skipped and then the summary, each after the file's name.
