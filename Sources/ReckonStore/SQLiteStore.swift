@@ -340,16 +340,26 @@ public final class SQLiteStore: Store, Sendable {
   // MARK: Reading and writing
 
   /// Runs `body` on the database, opening it if there is one; `ifNothingSaved` when there is
-  /// no database yet (nothing is created for a read).
+  /// no database yet (nothing is created for a read). A database found damaged on the way is
+  /// salvaged into a fresh file (`salvage`), and `body` runs again on that.
   func read<T: Sendable>(ifNothingSaved empty: T, _ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     try state.withLock { (state) throws(StoreError) -> T in
       if case .waiting = state, !fileExists { return empty }
-      let db = connection(&state).db
-      do throws(SQLiteError) {
-        return try body(db)
-      } catch {
-        throw StoreError(SQLiteStore.describe(error))
-      }
+      var outcome = readOnce(&state, body)
+      if case .failure(let error) = outcome, salvage(&state, because: error) { outcome = readOnce(&state, body) }
+      return try outcome.mapError { StoreError(SQLiteStore.describe($0)) }.get()
+    }
+  }
+
+  /// `body` on the open connection (and no reference to it kept after, so that a salvage can
+  /// close it).
+  private func readOnce<T>(_ state: inout State, _ body: (Database) throws(SQLiteError) -> T) -> Result<T, SQLiteError>
+  {
+    let db = connection(&state).db
+    do throws(SQLiteError) {
+      return .success(try body(db))
+    } catch {
+      return .failure(error)
     }
   }
 
@@ -359,38 +369,76 @@ public final class SQLiteStore: Store, Sendable {
   }
 
   /// Runs `body` in one `BEGIN IMMEDIATE` transaction, creating the database if need be:
-  /// when this returns, what it wrote is committed.
+  /// when this returns, what it wrote is committed. A database found damaged is salvaged
+  /// into a fresh file, and the write made there.
   func write<T: Sendable>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     let (result, checkpoint) = try state.withLock { (state) throws(StoreError) -> (T, String?) in
-      var connection = connection(&state)
-      if let reason = connection.cannotSave {
-        // A stand-in for a file that could not be written (a full disk, a read-only folder
-        // at start-up): try the file again, and if it still cannot be written, fail, so that
-        // the session keeps the write for the next try.
-        guard let file, let reopened = reopen(file, in: &state) else { throw StoreError(reason, isKnown: true) }
-        connection = reopened
-      }
-      let db = connection.db
-      // Another Reckon may hold the write lock (a long transaction, a stuck process): wait a
-      // moment, not the opening's 10 s, and once it has been found held, not at all, so
-      // that a drill goes on at once and the session keeps the answer for the next save.
-      db.setBusyTimeout(milliseconds: exiting.load(ordering: .relaxed) ? 10_000 : connection.lockWasHeld ? 0 : 500)
-      let result: T
-      do throws(SQLiteError) {
-        result = try db.transaction(.immediate) { () throws(SQLiteError) -> T in try body(db) }
-        connection.lockWasHeld = false
-      } catch {
-        if error.is(.busy) || error.is(.locked) { connection.lockWasHeld = true }
-        throw StoreError(SQLiteStore.describe(error))
-      }
-      guard connection.canCheckpoint else { return (result, nil) }
-      connection.writes += 1
-      guard connection.writes >= SQLiteStore.writesPerCheckpoint else { return (result, nil) }
-      connection.writes = 0
-      return (result, connection.path)
+      var outcome = try writeOnce(&state, body)
+      if case .failure(let error) = outcome, salvage(&state, because: error) { outcome = try writeOnce(&state, body) }
+      return try outcome.mapError { StoreError(SQLiteStore.describe($0)) }.get()
     }
     if let checkpoint { checkpointInBackground(checkpoint) }
     return result
+  }
+
+  /// One try at a write: its result and the file to checkpoint after it, if it is time; or
+  /// what SQLite said. A stand-in that still cannot save throws.
+  private func writeOnce<T>(_ state: inout State, _ body: (Database) throws(SQLiteError) -> T) throws(StoreError)
+    -> Result<(T, String?), SQLiteError>
+  {
+    var connection = connection(&state)
+    if let reason = connection.cannotSave {
+      // A stand-in for a file that could not be written (a full disk, a read-only folder
+      // at start-up): try the file again, and if it still cannot be written, fail, so that
+      // the session keeps the write for the next try.
+      guard let file, let reopened = reopen(file, in: &state) else { throw StoreError(reason, isKnown: true) }
+      connection = reopened
+    }
+    let db = connection.db
+    // Another Reckon may hold the write lock (a long transaction, a stuck process): wait a
+    // moment, not the opening's 10 s, and once it has been found held, not at all, so
+    // that a drill goes on at once and the session keeps the answer for the next save.
+    db.setBusyTimeout(milliseconds: exiting.load(ordering: .relaxed) ? 10_000 : connection.lockWasHeld ? 0 : 500)
+    let result: T
+    do throws(SQLiteError) {
+      result = try db.transaction(.immediate) { () throws(SQLiteError) -> T in try body(db) }
+      connection.lockWasHeld = false
+    } catch {
+      if error.is(.busy) || error.is(.locked) { connection.lockWasHeld = true }
+      return .failure(error)
+    }
+    guard connection.canCheckpoint else { return .success((result, nil)) }
+    connection.writes += 1
+    guard connection.writes >= SQLiteStore.writesPerCheckpoint else { return .success((result, nil)) }
+    connection.writes = 0
+    return .success((result, connection.path))
+  }
+
+  /// The file of the open connection, if it is one that can be salvaged (not a stand-in).
+  private func salvageablePath(_ state: State) -> String? {
+    guard case .open(let connection) = state, connection.cannotSave == nil else { return nil }
+    return connection.path
+  }
+
+  /// After `error`: when it says the open database is damaged (a page that cannot be read),
+  /// copies what can be read into a fresh file, moves the damaged one aside and opens the
+  /// fresh one, queueing a notice that says so. False (and nothing changed) for any other
+  /// error, a stand-in, or a salvage that failed.
+  private func salvage(_ state: inout State, because error: SQLiteError) -> Bool {
+    guard SQLiteStore.isCorruption(error), let path = salvageablePath(state) else { return false }
+    // Close the damaged database before its files move (this was the last reference to its
+    // connection): closing, SQLite checkpoints and deletes the -wal by its name, which the
+    // fresh file's would have by then. If the salvage fails, the next use opens it again.
+    state = .waiting
+    guard let (rows, aside) = SQLiteStore.salvage(path) else { return false }
+    let fresh = SQLiteStore.connect(path: path, now: nil, patience: 15_000)
+    fresh.notices.insert(
+      "\(path) was damaged (\(error.message)): the \(rows) row\(rows == 1 ? "" : "s") that could be read "
+        + "\(rows == 1 ? "was" : "were") copied into a fresh file, which Reckon uses from now on, and the damaged "
+        + "one was moved to \(aside)", at: 0)
+    state = .open(fresh)
+    mayHaveNotices.store(true, ordering: .releasing)
+    return true
   }
 
   /// Opens the file for writing again, at most once a second; nil while it still cannot be.

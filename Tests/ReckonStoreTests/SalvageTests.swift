@@ -1,0 +1,112 @@
+import Foundation
+import SQLite
+import Testing
+
+@testable import ReckonSession
+@testable import ReckonStore
+
+/// A database with a page that cannot be read (in the answers, here) is salvaged when the
+/// store meets the damage: what can be read is copied into a fresh file, the damaged one is
+/// kept aside, and the user is told, once.
+@Suite struct SalvageTests {
+  static let answers = 3000
+
+  /// A database of `answers` drill answers, settings and a game's rounds, closed cleanly
+  /// (everything in the main file), and one leaf page of the answer table overwritten.
+  static func damagedDatabase() throws -> (SQLiteStoreTests.Folder, String, lostPage: Int) {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    do {
+      let store = SQLiteStore.open(path: path)
+      try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
+      try store.saveGameResult(
+        GameResult(
+          profile: "bob", game: "anagram", startedAt: 5, day: Day(number: 1), finished: true, score: 3, data: "{}"))
+      try store.withDatabase { (db) throws(SQLiteError) in
+        try db.execute(
+          """
+          WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(answers))
+          INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
+          SELECT 'ada', 'drill', (i % 12) || '×' || (i % 11), 'x', i % 2, 900, i, 0 FROM n
+          """)
+      }
+    }
+    // The answer table's leaf pages, from SQLite's own page map (dbstat); the middle one goes.
+    let leaves = try Database(path, flags: .readOnly).all(
+      "SELECT pageno FROM dbstat WHERE name = 'answer' AND pagetype = 'leaf' ORDER BY pageno"
+    ) { (row) throws(SQLiteError) in try row[0] as Int }
+    let page = try #require(leaves.count > 10 ? leaves[leaves.count / 2] : nil)
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    try handle.seek(toOffset: UInt64((page - 1) * 4096))
+    try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+    try handle.close()
+    #expect(try Database(path, flags: .readOnly).value("PRAGMA integrity_check") as String? != "ok")
+    return (folder, path, page)
+  }
+
+  @Test func theReadableRowsGoIntoAFreshFileAndTheDamagedOneIsKept() throws {
+    let (folder, path, _) = try Self.damagedDatabase()
+    let store = SQLiteStore(path: path)
+    let totals = try store.itemTotals(profile: "ada", mode: "drill")
+    let notices = store.takeNotices()
+    #expect(notices.count == 1)
+    #expect(notices.first?.hasPrefix("\(path) was damaged (database disk image is malformed): the ") == true)
+    #expect(notices.first?.contains("copied into a fresh file, which Reckon uses from now on") == true)
+    #expect(store.takeNotices().isEmpty)
+    let answered = totals.values.reduce(0) { $0 + $1.answered }
+    // One leaf page of a few dozen rows is lost; every other answer is there.
+    #expect(answered < Self.answers && answered > Self.answers - 200, "\(answered)")
+    #expect(try store.settings(profile: "ada") == ["digits": "14"])
+    #expect(try store.gameResults(profile: "bob", game: "anagram").map(\.score) == [3])
+    // The fresh file is whole; the damaged one is beside it, as it was.
+    #expect(try Database(path, flags: .readOnly).value("PRAGMA integrity_check") as String? == "ok")
+    let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.contains(".corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+    }
+    #expect(aside.count == 1)
+    #expect(
+      try Database(folder.path + "/" + aside[0], flags: .readOnly).value("PRAGMA integrity_check") as String? != "ok")
+    #expect(notices.first?.hasSuffix("moved to \(folder.path)/\(aside[0])") == true)
+    // And it goes on: a new answer is saved after the others.
+    try store.record(
+      AnswerRecord(
+        profile: "ada", mode: "drill", item: "new", given: "4", correct: true, milliseconds: 1, answeredAt: 9,
+        day: Day(number: 0)), learn: nil)
+    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["new"]?.answered == 1)
+  }
+
+  /// A write that meets the damage is salvaged the same way, and is made in the fresh file.
+  @Test func aWriteThatMeetsTheDamageIsMadeInTheFreshFile() throws {
+    let (folder, path, _) = try Self.damagedDatabase()
+    defer { _ = folder }
+    let store = SQLiteStore(path: path)
+    // A write whose transaction reads every answer, and an answer saved in the same one.
+    let counted = try store.write { (db) throws(SQLiteError) -> Int in
+      try db.run(
+        """
+        INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
+        VALUES ('ada', 'drill', 'new', '4', 1, 1, 9, 0)
+        """)
+      return try db.value("SELECT count(*) FROM answer WHERE given = 'x'") ?? 0
+    }
+    #expect(store.takeNotices().count == 1)
+    #expect(counted < Self.answers && counted > Self.answers - 200)
+    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["new"]?.answered == 1)
+  }
+
+  /// An aside name already taken (another damaged file of the same second) gives the next
+  /// free name at once.
+  @Test func anAsideNameTakenGivesTheNext() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    FileManager.default.createFile(atPath: path, contents: Data("damaged".utf8))
+    let base = path + ".corrupt-" + SQLiteStore.timestamp(time(nil))
+    FileManager.default.createFile(atPath: base, contents: Data("taken".utf8))
+    FileManager.default.createFile(atPath: base + "-2", contents: Data("taken".utf8))
+    let aside = try SQLiteStore.moveAsideUnderAFreeName(path)
+    // (The second may have turned between the two readings of the clock.)
+    if aside.hasPrefix(base) { #expect(aside == base + "-3") }
+    #expect(try String(contentsOfFile: aside, encoding: .utf8) == "damaged")
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+}
