@@ -52,6 +52,7 @@ import Testing
     #expect(notices.count == 1)
     #expect(notices.first?.hasPrefix("\(path) was damaged (database disk image is malformed): the ") == true)
     #expect(notices.first?.contains("copied into a fresh file, which Reckon uses from now on") == true)
+    #expect(notices.first?.contains(#/the \d,\d{3} rows that could be read were copied/#) == true, "\(notices)")
     #expect(store.takeNotices().isEmpty)
     let answered = totals.values.reduce(0) { $0 + $1.answered }
     // One leaf page of a few dozen rows is lost; every other answer is there.
