@@ -38,7 +38,8 @@ let package = Package(
     .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictImports + ownSections),
     // The SQLite store behind the session's Store port.
     .target(
-      name: "ReckonStore", dependencies: ["ReckonSession", "SQLite"], swiftSettings: strictImports + ownSections),
+      name: "ReckonStore", dependencies: ["ReckonCore", "ReckonSession", "SQLite"],
+      swiftSettings: strictImports + ownSections),
     .target(name: "CArguments"),
     // libedit, through non-variadic C shims. (No pkgConfig: its -L/usr/lib/… would come
     // before linker/ in the search path.)

@@ -1,4 +1,5 @@
 import Glibc
+import ReckonCore
 import ReckonSession
 import SQLite
 import Synchronization
@@ -312,7 +313,7 @@ public final class SQLiteStore: Store, Sendable {
     }
   }
 
-  static func settings(from statement: Statement) throws(SQLiteError) -> SavedSettings {
+  static func settings(from statement: SQLite.Statement) throws(SQLiteError) -> SavedSettings {
     let rows = try statement.all { (row) throws(SQLiteError) in (try row[0] as String, try row[1] as String) }
     return SavedSettings(rows, uniquingKeysWith: { $1 })
   }
@@ -414,17 +415,6 @@ public final class SQLiteStore: Store, Sendable {
     return .success((result, connection.path))
   }
 
-  /// `12,345`: a count as the session writes them.
-  static func grouped(_ n: Int) -> String {
-    let digits = String(n.magnitude)
-    var out = ""
-    for (i, c) in digits.enumerated() {
-      if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-      out.append(c)
-    }
-    return (n < 0 ? "-" : "") + out
-  }
-
   /// The file of the open connection, if it is one that can be salvaged (not a stand-in).
   private func salvageablePath(_ state: State) -> String? {
     guard case .open(let connection) = state, connection.cannotSave == nil else { return nil }
@@ -444,7 +434,7 @@ public final class SQLiteStore: Store, Sendable {
     guard let (rows, aside) = SQLiteStore.salvage(path) else { return false }
     let fresh = SQLiteStore.connect(path: path, now: nil, patience: 15_000)
     fresh.notices.insert(
-      "\(path) was damaged (\(error.message)): the \(SQLiteStore.grouped(rows)) row\(rows == 1 ? "" : "s") that could be read "
+      "\(path) was damaged (\(error.message)): the \(rows.grouped) row\(rows == 1 ? "" : "s") that could be read "
         + "\(rows == 1 ? "was" : "were") copied into a fresh file, which Reckon uses from now on, and the damaged "
         + "one was moved to \(aside)", at: 0)
     state = .open(fresh)
