@@ -115,3 +115,19 @@ import Testing
     #expect(store.takeNotices().isEmpty)
   }
 }
+
+/// Money commands keep to the session's digit limit, as expressions do (the fuzzer lowers it:
+/// `tip 100000!*2` took seconds to round an approximation of 456,574 digits to the cent).
+@Suite struct MoneyLimitTests {
+  @Test func anApproximateAmountPastTheDigitLimitIsRefused() {
+    var session = testSession()
+    session.state.digitLimit = 2_000
+    for line in ["tip 100000!*2", "split 100000!*2 3"] {
+      #expect(
+        plain(session.handle(line)).first?.hasSuffix(": the amount is too large to round to the cent") == true,
+        "\(plain(session.handle(line)))")
+    }
+    // Within the limit, an approximation is rounded to the cent as before.
+    #expect(plain(session.handle("split sqrt(2000) 2")).contains { $0.contains("22.36") })
+  }
+}

@@ -37,11 +37,13 @@ enum Operands {
   }
 
   /// Money is exact: an approximation (`tip sqrt(2000)`) is rounded to the cent first, from
-  /// as many of its digits as that takes.
-  static func exactAmount(_ value: Value, at span: SourceSpan) throws(Diagnostic) -> Rational {
+  /// as many of its digits as that takes, and no more than the session's digit limit allows
+  /// (an approximate amount of 456,574 digits, `tip 100000!*2` with a lower limit, is refused
+  /// rather than worked out to the cent).
+  static func exactAmount(_ value: Value, at span: SourceSpan, in state: SessionState) throws(Diagnostic) -> Rational {
     if case .exact(let r) = value { return r }
     guard value.isNumber else { throw Diagnostic("the amount must be a number, not true or false", at: span) }
-    switch value.real.exactly(maxBits: Evaluator.maxDigits * 3, { $0.rounded(places: 2) }) {
+    switch value.real.exactly(maxBits: state.digitLimit * 3, { $0.rounded(places: 2) }) {
     case .value(let cents): return cents
     case .tooLarge: throw Diagnostic("the amount is too large to round to the cent", at: span)
     case .undecided: throw Diagnostic("the amount is too close to half a cent to round it", at: span)

@@ -64,7 +64,7 @@ struct TipCommand: Command {
     try TipCommand.checkAmount(tokens, in: list, hasPercent: percent != nil)
     let end = Token(.end, SourceSpan(tokens.last?.span.end ?? offset, tokens.last?.span.end ?? offset))
     let amountValue = try Operands.value(list.with(tokens + [end]), orAnswerFor: "tip", at: offset, in: state)
-    let amount = try Operands.exactAmount(amountValue, at: end.span)
+    let amount = try Operands.exactAmount(amountValue, at: end.span, in: state)
     guard !amount.isNegative && !amount.isZero else {
       throw Diagnostic(
         "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
@@ -181,7 +181,7 @@ struct SplitCommand: Command {
     tokens.removeLast()
     let end = Token(.end, SourceSpan(last.span.start, last.span.start))
     amount = try Operands.exactAmount(
-      Operands.value(list.with(tokens + [end]), orAnswerFor: "split", at: offset, in: state), at: end.span)
+      Operands.value(list.with(tokens + [end]), orAnswerFor: "split", at: offset, in: state), at: end.span, in: state)
     guard !amount.isNegative && !amount.isZero else {
       throw Diagnostic(
         "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
