@@ -142,9 +142,9 @@ public final class SQLiteStore: Store, Sendable {
       } catch  where isCorruption(error) && !movedAside {
         // Another Reckon may have replaced the damaged file already: never move its fresh one.
         guard inode(path) == opened else { continue }
-        let aside = path + ".corrupt-" + timestamp(now ?? time(nil))
         do throws(FileProblem) {
-          try moveAside(path, to: aside)
+          // Never over a file already there: a name that is taken gives the next one at once.
+          let aside = try moveAside(path, to: path + ".corrupt-" + timestamp(now ?? time(nil)))
           try createPrivateFile(path)
           movedAside = true
           warnings.append(

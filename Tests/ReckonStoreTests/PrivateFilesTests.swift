@@ -187,4 +187,24 @@ import Testing
     try Self.savesToTheFile(store, path)
     #expect(Self.names(in: folder.path + "/real").contains("reckon.sqlite"))
   }
+
+  // MARK: Stuck states
+
+  /// A damaged database whose name aside is taken (a file of that second is already there)
+  /// is moved aside at once under the next name, not after 15 s of trying the same one.
+  @Test func aTakenAsideNameGivesTheNextOneAtOnce() throws {
+    let folder = try Folder()
+    let path = folder.path + "/reckon.sqlite"
+    try SQLiteStoreTests.writePrivate(Data(repeating: 0x42, count: 8192), to: path)
+    let aside = path + ".corrupt-" + SQLiteStore.timestamp(1_800_000_000)
+    try SQLiteStoreTests.writePrivate(Data("an earlier one".utf8), to: aside)
+    // (Before, it tried the taken name again for 15 s, then gave up: a store in memory.)
+    let store = SQLiteStore.open(path: path, now: 1_800_000_000)
+    #expect(store.path == path)
+    #expect(store.warnings.count == 1)
+    #expect(store.warnings.first?.contains("it was moved to \(aside)-2 and a fresh one started") == true)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == Data("an earlier one".utf8))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: aside + "-2")) == Data(repeating: 0x42, count: 8192))
+    try Self.savesToTheFile(store, path)
+  }
 }
