@@ -35,7 +35,15 @@ enum ReckonCommand {
   static func run(_ options: Options) -> Bool {
     let terminal = Terminal()
     OutputStream.encodesLatin1 = Terminal.localeIsLatin1()
-    let paths = DataPaths(dataDir: options.dataDir)
+    let paths: DataPaths
+    do {
+      paths = try DataPaths(dataDir: options.dataDir)
+    } catch {
+      var err = OutputStream(fd: 2)
+      err.line("reckon: error: \(error.message)")
+      err.flush()
+      exit(2)
+    }
     // The login name is looked up only when the profile is first needed (a calculation
     // with no database never needs it; without USER it costs a password-database lookup).
     let profile = options.profile
