@@ -9,6 +9,12 @@ struct SystemClock: Clock {
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
   }
 
+  func monotonicMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+  }
+
   func utcOffsetSeconds(atMilliseconds milliseconds: Int64) -> Int {
     var seconds = time_t(milliseconds / 1000)
     var parts = tm()
