@@ -63,4 +63,17 @@ import Testing
     let reply = plain(session.handle("skip"))
     #expect(reply.first?.hasSuffix("(3.0 s)") == true, "\(reply)")
   }
+
+  /// The wall clock set forward an hour does not end an anagram's word before its time.
+  @Test func anAnagramsCountdownGoesOnWhenTheWallClockJumps() {
+    let clock = ManualClock()
+    var session = testSession(clock: clock, store: SQLiteStore.inMemory())
+    _ = session.handle("anagram")
+    #expect(session.prompt == "anagram 1/10 1:00> ")
+    clock.advance(milliseconds: 5_000)
+    clock.setWallClock(by: Self.hour)
+    #expect(session.prompt == "anagram 1/10 0:55> ")
+    #expect(session.tick().outputs.isEmpty)
+    #expect(session.prompt == "anagram 1/10 0:55> ")
+  }
 }
