@@ -7,6 +7,10 @@ import ReckonStore
 @main
 enum ReckonCommand {
   static func main() {
+    // A file size limit (ulimit -f) reached by the database or its WAL: the write fails with
+    // EFBIG, which the store reports, instead of SIGXFSZ killing Reckon without a word in the
+    // middle of a drill.
+    signal(SIGXFSZ, SIG_IGN)
     let options: Options
     do {
       options = try Options.parse(Array(CommandLine.arguments.dropFirst()))

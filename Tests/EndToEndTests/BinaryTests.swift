@@ -472,9 +472,12 @@ struct TemporaryFolder {
     try write(name, Data(contents.utf8))
   }
 
+  /// The file is 0600, as Reckon's own files are (a database open to others would be
+  /// tightened, with a warning of its own).
   func write(_ name: String, _ contents: Data) throws -> String {
     let file = path + "/" + name
-    guard FileManager.default.createFile(atPath: file, contents: contents) else {
+    guard FileManager.default.createFile(atPath: file, contents: contents, attributes: [.posixPermissions: 0o600])
+    else {
       throw ReckonProcess.Failure(description: "cannot write \(file)")
     }
     return file
