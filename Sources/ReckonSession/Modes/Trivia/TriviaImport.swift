@@ -80,10 +80,12 @@ public struct TriviaImport: Sendable {
       let firstLine = TriviaImport.firstLine(of: text)
       let stars = firstLine.count { $0 == UInt8(ascii: "*") }
       let commas = firstLine.count { $0 == UInt8(ascii: ",") }
-      let header = String(decoding: firstLine, as: UTF8.self)
-      let isStar =
-        isHeader(header.split(separator: "*").map(String.init))
-        || (!isHeader(header.split(separator: ",").map(String.init)) && stars > commas)
+      // The first two columns, split on bytes (splitting 20 MB of `*` into characters took
+      // most of a second).
+      func columns(_ separator: Character) -> [String] {
+        firstLine.split(separator: separator.asciiValue!, maxSplits: 2).map { String(decoding: $0, as: UTF8.self) }
+      }
+      let isStar = isHeader(columns("*")) || (!isHeader(columns(",")) && stars > commas)
       result = TriviaImport(format: isStar ? .star : .csv)
       var rows: [DelimitedText.Row]
       switch isStar ? DelimitedText.starRows(text, limits: limits) : DelimitedText.csvRows(text, limits: limits) {
@@ -116,8 +118,11 @@ public struct TriviaImport: Sendable {
 
   /// Whether a row names the columns (in any case, with `_` or spaces as you like).
   static func isHeader(_ fields: [String]) -> Bool {
-    let names = fields.map { Folding.key($0).filter { $0 != "_" && $0 != " " } }
-    return names.count >= 2 && names[0] == "category" && names[1] == "difficulty"
+    // Only the first two columns are looked at, and a long one is no column's name (folding
+    // a 20 MB first line took a second).
+    guard fields.count >= 2, fields[0].utf8.count < 100, fields[1].utf8.count < 100 else { return false }
+    let names = fields.prefix(2).map { Folding.key($0).filter { $0 != "_" && $0 != " " } }
+    return names[0] == "category" && names[1] == "difficulty"
   }
 
   /// Checks one row of the seven columns; a bad one is skipped with its reason. `count` is
