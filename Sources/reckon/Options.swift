@@ -118,6 +118,7 @@ struct Options: Equatable {
     settings, profiles and progress in $XDG_DATA_HOME/reckon/reckon.sqlite
     (~/.local/share/reckon); your anagram levels, if you write them, in
     $XDG_CONFIG_HOME/reckon/anagram-levels.txt (~/.config/reckon);
-    RECKON_HOME=DIR or --data-dir DIR keeps all of Reckon's files in DIR.
+    RECKON_HOME=DIR or --data-dir DIR keeps all of Reckon's files in DIR. With
+    no home folder at all, they go in $TMPDIR/reckon-UID (or /tmp/reckon-UID).
     """
 }
