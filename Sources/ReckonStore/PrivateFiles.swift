@@ -169,19 +169,24 @@ func createPrivateFile(_ path: String) throws(FileProblem) {
 }
 
 /// Moves a damaged database (and its -wal and -shm files) aside, in the same folder, never
-/// over a file already there: `aside`, or else `aside-2`, `aside-3`… (another Reckon's move
-/// of the same second, or a file left from before). Returns the name it took.
-func moveAside(_ path: String, to aside: String) throws(FileProblem) -> String {
-  var name = aside
-  var number = 1
-  while access(name, F_OK) == 0 {
-    number += 1
-    guard number <= 100 else { throw FileProblem(message: "\(aside) and 99 names after it are taken") }
-    name = aside + "-\(number)"
-  }
-  guard rename(path, name) == 0 else { throw FileProblem.errno() }
+/// over a file already there (another Reckon's move of the same second).
+func moveAside(_ path: String, to aside: String) throws(FileProblem) {
+  guard access(aside, F_OK) != 0 else { throw FileProblem(message: "\(aside) is already there") }
+  guard rename(path, aside) == 0 else { throw FileProblem.errno() }
   for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
-    _ = rename(path + suffix, name + suffix)
+    _ = rename(path + suffix, aside + suffix)
   }
-  return name
+}
+
+/// Moves it aside as `base`, or as `base-2`, `base-3`… when that name is taken (a file of
+/// the same second, or one left from before), at once: the name is never waited for.
+/// Returns the name it took.
+func moveAside(_ path: String, toAFreeNameFrom base: String) throws(FileProblem) -> String {
+  for number in 1...100 {
+    let aside = number == 1 ? base : base + "-\(number)"
+    guard access(aside, F_OK) != 0 else { continue }
+    try moveAside(path, to: aside)
+    return aside
+  }
+  throw FileProblem(message: "\(base) and the 99 names after it are taken")
 }

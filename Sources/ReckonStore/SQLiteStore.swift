@@ -144,7 +144,7 @@ public final class SQLiteStore: Store, Sendable {
         guard inode(path) == opened else { continue }
         do throws(FileProblem) {
           // Never over a file already there: a name that is taken gives the next one at once.
-          let aside = try moveAside(path, to: path + ".corrupt-" + timestamp(now ?? time(nil)))
+          let aside = try moveAside(path, toAFreeNameFrom: path + ".corrupt-" + timestamp(now ?? time(nil)))
           try createPrivateFile(path)
           movedAside = true
           warnings.append(
