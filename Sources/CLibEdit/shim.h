@@ -142,21 +142,25 @@ static inline int editshim_history_setunique(History *h, int unique) {
   return history(h, &ev, H_SETUNIQUE, unique);
 }
 
-/// Returns the number of entries read, or -1.
+/// Returns the number of entries in the file (more than the history keeps, when the file
+/// has more than its size), or -1.
 static inline int editshim_history_load(History *h, const char *path) {
   HistEvent ev;
   return history(h, &ev, H_LOAD, path);
 }
 
-/// Returns the number of entries written, or -1.
-static inline int editshim_history_save(History *h, const char *path) {
-  HistEvent ev;
-  return history(h, &ev, H_SAVE, path);
-}
-
 static inline int editshim_history_enter(History *h, const char *line) {
   HistEvent ev;
   return history(h, &ev, H_ENTER, line);
+}
+
+/// The newest entry, or NULL when there is none.
+static inline const char *editshim_history_newest(History *h) {
+  HistEvent ev;
+  if (history(h, &ev, H_FIRST) != 0) {
+    return NULL;
+  }
+  return ev.str;
 }
 
 /// Number of entries, or -1.

@@ -81,7 +81,10 @@ public final class LineEditor {
   ///   - programName: the name libedit uses (e.g. for `~/.editrc` sections).
   ///   - historyFile: the history file, or nil for no file. It is loaded if
   ///     present; missing parent folders are created with mode 0700 and the
-  ///     file with mode 0600. Problems become ``warnings``.
+  ///     file with mode 0600 (one of ours open to others is made 0600; a
+  ///     symbolic link, or another user's file, is not used). Each entry is
+  ///     appended to it; a file past `historyLimit` entries is trimmed on a
+  ///     thread of its own. Problems become ``warnings``.
   ///   - historyLimit: the maximum number of history entries kept.
   public init(programName: String, historyFile: String?, historyLimit: Int = 1000) {
     switch editshim_prepare_locale() {
@@ -170,7 +173,7 @@ public final class LineEditor {
   }
 
   /// Adds a line to history, unless it is blank or repeats the previous entry,
-  /// and saves the history file right away so that a kill loses nothing.
+  /// and appends it to the history file right away so that a kill loses nothing.
   public func addHistory(_ line: String) {
     history?.add(line)
   }

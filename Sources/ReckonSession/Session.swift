@@ -34,7 +34,7 @@ public struct Session: Sendable {
   }
 
   /// The prompt for the current mode.
-  public var prompt: String { mode.prompt(at: state.clock.nowMilliseconds()) }
+  public var prompt: String { mode.prompt(at: state.clock.monotonicMilliseconds()) }
 
   /// How the prompt loop treats the current mode (history, a live clock on the prompt, …).
   public var input: InputPolicy { mode.input }

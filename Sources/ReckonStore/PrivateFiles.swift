@@ -1,8 +1,19 @@
 import Glibc
 
-/// Files and folders only their owner can read: folders 0700, files 0600.
-struct FileProblem: Error {
-  var message: String
+/// Files and folders only their owner can read: folders 0700, files 0600. Nothing is kept
+/// in a folder that another user owns or can write to, or below one (a folder every user can
+/// write to is allowed above Reckon's own only with its sticky bit, as /tmp has it).
+public struct FileProblem: Error {
+  public var message: String
+  /// Whether another user could read or change what would be kept there (a folder that is
+  /// theirs or open to them, a symbolic link in a shared folder, a file that is theirs): then
+  /// nothing is read from or written to that place, not even a saved database to read.
+  public var unsafe = false
+
+  init(message: String, unsafe: Bool = false) {
+    self.message = message
+    self.unsafe = unsafe
+  }
 
   /// The C library's words for `errno`, in lower case.
   static func errno() -> FileProblem {
@@ -20,35 +31,129 @@ func parentFolder(of path: String) -> String {
   return end == 0 ? "/" : String(decoding: bytes[..<end], as: UTF8.self)
 }
 
-/// Whether `path` names a folder, a file (or anything else), or nothing.
-enum Existence {
-  case folder, other, missing
-}
-
-func existence(_ path: String) -> Existence {
-  var info = stat()
-  guard stat(path, &info) == 0 else { return .missing }
-  return info.st_mode & S_IFMT == S_IFDIR ? .folder : .other
-}
-
-func createPrivateFolder(_ path: String) throws(FileProblem) {
-  switch existence(path) {
-  case .folder:
-    guard access(path, W_OK | X_OK) == 0 else { throw FileProblem.errno() }
-    return
-  case .other:
-    throw FileProblem(message: "it is a file, not a folder")
-  case .missing:
-    break
+/// The private folders and files of Reckon's data.
+public enum PrivateFiles {
+  /// Makes the folder that will hold `file` (missing folders 0700, made so by `mkdir`
+  /// itself), after checking every folder on the way: each must be ours or root's, and one
+  /// that every user can write to must have the sticky bit. The folder itself must be ours,
+  /// and not a symbolic link when it is in such a shared folder (another user could have put
+  /// it there). Ours but open for every user to write (0777): it is made 0700, and the note
+  /// returned says so. Throws why not, `unsafe` when another user could get in.
+  public static func prepareFolder(holding file: String) throws(FileProblem) -> [String] {
+    try prepareFolder(parentFolder(of: file))
   }
-  // Missing parents first, then this folder, each made 0700 by mkdir itself. (Making it
-  // 0755 and changing the mode after, as Foundation's createDirectory did, left a folder open
-  // to everyone for good when a kill -9 came in between: scripts/crash-safety found it.)
-  let parent = parentFolder(of: path)
-  if !parent.isEmpty && parent != path && existence(parent) == .missing {
-    try createPrivateFolder(parent)
+
+  static func prepareFolder(_ folder: String) throws(FileProblem) -> [String] {
+    try walk(folder, create: true)
   }
-  if mkdir(path, 0o700) != 0 && Glibc.errno != EEXIST { throw FileProblem.errno() }
+
+  /// Whether `folder` and every folder above it are as `prepareFolder` leaves them, without
+  /// making or changing anything (the start-up read).
+  static func folderIsPrivate(_ folder: String) -> Bool {
+    guard let notes = try? walk(folder, create: false) else { return false }
+    return notes.isEmpty
+  }
+
+  static func walk(_ folder: String, create: Bool) throws(FileProblem) -> [String] {
+    let user = geteuid()
+    var notes: [String] = []
+    var names = folder.split(separator: "/").map(String.init)
+    if folder.isEmpty || !folder.hasPrefix("/") {
+      // A relative folder: the folders above the working one are checked too.
+      guard let cwd = workingFolder() else { throw FileProblem.errno() }
+      names = cwd.split(separator: "/").map(String.init) + names
+    }
+    var current = "/"
+    var shared = false  // the folder above is open for every user to write to (sticky)
+    for (index, name) in ([""] + names).enumerated() {
+      let last = index == names.count
+      if !name.isEmpty { current = (current == "/" ? "" : current) + "/" + name }
+      var info = stat()
+      if lstat(current, &info) != 0 {
+        guard Glibc.errno == ENOENT else { throw FileProblem.errno() }
+        guard create else { return notes }
+        if mkdir(current, 0o700) != 0 && Glibc.errno != EEXIST { throw FileProblem.errno() }
+        // Made now (or by someone else at this very moment: checked like any other).
+        guard lstat(current, &info) == 0 else { throw FileProblem.errno() }
+      }
+      if info.st_mode & S_IFMT == S_IFLNK {
+        if shared {
+          throw FileProblem(
+            message: "\(current) is a symbolic link in \(parentFolder(of: current)), where every user can make one",
+            unsafe: true)
+        }
+        try checkOwner(info, current, user: user, rootToo: true)
+        guard stat(current, &info) == 0 else { throw FileProblem.errno() }
+      }
+      guard info.st_mode & S_IFMT == S_IFDIR else {
+        throw FileProblem(message: last ? "it is a file, not a folder" : "\(current) is not a folder")
+      }
+      try checkOwner(info, current, user: user, rootToo: !last)
+      let everyone = info.st_mode & S_IWOTH != 0
+      let sticky = info.st_mode & S_ISVTX != 0
+      if last {
+        if everyone {
+          guard !sticky, create else {
+            throw FileProblem(
+              message: "every user can write to \(current); Reckon keeps its files only in a folder of its own",
+              unsafe: true)
+          }
+          guard chmod(current, 0o700) == 0 else { throw FileProblem.errno() }
+          notes.append("\(current) was open for every user to write to (\(octal(info.st_mode))); it is now 0700")
+        }
+        guard !create || access(current, W_OK | X_OK) == 0 else { throw FileProblem.errno() }
+      } else if everyone && !sticky {
+        throw FileProblem(
+          message: "every user can write to \(current), so they could replace the folders in it", unsafe: true)
+      }
+      shared = everyone
+    }
+    return notes
+  }
+
+  static func checkOwner(_ info: stat, _ path: String, user: uid_t, rootToo: Bool) throws(FileProblem) {
+    guard info.st_uid != user && (!rootToo || info.st_uid != 0) else { return }
+    throw FileProblem(message: "\(path) belongs to another user (uid \(info.st_uid))", unsafe: true)
+  }
+
+  /// Checks a file that may be there: a plain file of ours, not a symbolic link. One that
+  /// other users can read or write (0644) is made 0600, and the note returned says so.
+  static func checkFile(_ path: String) throws(FileProblem) -> [String] {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      if Glibc.errno == ENOENT { return [] }
+      throw FileProblem.errno()
+    }
+    if info.st_mode & S_IFMT == S_IFLNK {
+      throw FileProblem(message: "\(path) is a symbolic link", unsafe: true)
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw FileProblem(message: "\(path) is not a plain file", unsafe: true)
+    }
+    try checkOwner(info, path, user: geteuid(), rootToo: false)
+    guard info.st_mode & 0o077 != 0 else { return [] }
+    guard chmod(path, 0o600) == 0 else { throw FileProblem.errno() }
+    return ["\(path) was open to other users (\(octal(info.st_mode))); it is now 0600"]
+  }
+
+  /// Whether a file is a plain file of ours that only we can read (the start-up read).
+  static func fileIsPrivate(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_uid == geteuid()
+      && info.st_mode & 0o077 == 0
+  }
+
+  /// A mode's permission bits as `chmod` takes them (`0644`, `1777`).
+  static func octal(_ mode: mode_t) -> String {
+    let digits = String(mode & 0o7777, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
+  static func workingFolder() -> String? {
+    guard let cwd = getcwd(nil, 0) else { return nil }
+    defer { free(cwd) }
+    return String(cString: cwd)
+  }
 }
 
 /// Creates an empty file with mode 0600 unless one is there (SQLite then keeps the mode,
@@ -71,4 +176,17 @@ func moveAside(_ path: String, to aside: String) throws(FileProblem) {
   for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
     _ = rename(path + suffix, aside + suffix)
   }
+}
+
+/// Moves it aside as `base`, or as `base-2`, `base-3`… when that name is taken (a file of
+/// the same second, or one left from before), at once: the name is never waited for.
+/// Returns the name it took.
+func moveAside(_ path: String, toAFreeNameFrom base: String) throws(FileProblem) -> String {
+  for number in 1...100 {
+    let aside = number == 1 ? base : base + "-\(number)"
+    guard access(aside, F_OK) != 0 else { continue }
+    try moveAside(path, to: aside)
+    return aside
+  }
+  throw FileProblem(message: "\(base) and the 99 names after it are taken")
 }

@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// Opening never fails: a database that is not one is moved aside (with a timestamp) and a
 /// fresh one started; a folder that cannot be written gives a read-only store, or one in
-/// memory. Either way `warnings` says what happened, once, in words for the user.
+/// memory; a folder or file that another user owns or can write to, one in memory
+/// (`PrivateFiles`). Either way `warnings` says what happened, once, in words for the user.
 public final class SQLiteStore: Store, Sendable {
   /// The file, or nil for a store in memory from the start.
   let file: String?
@@ -138,27 +139,33 @@ public final class SQLiteStore: Store, Sendable {
 
   static func connect(path: String, now: time_t?, patience: Int64) -> Connection {
     let folder = parentFolder(of: path)
+    var warnings: [String]
     do {
-      try createPrivateFolder(folder)
+      warnings = try PrivateFiles.prepareFolder(folder)
       try createPrivateFile(path)
+      for file in [path, path + "-wal", path + "-shm"] { warnings += try PrivateFiles.checkFile(file) }
+    } catch  where error.unsafe {
+      return memoryConnection(
+        warning: "\(error.message), so \(path) is not used: progress and settings will not be saved")
     } catch {
       return cannotWrite(path, "cannot write to \(folder)", because: error.message)
     }
     let deadline = monotonicMilliseconds() + patience
-    var warnings: [String] = []
+    var movedAside = false
     var attempt = 0
     while true {
       attempt += 1
       let opened = inode(path)
       do {
         return Connection(try openWritable(path), path: path, warnings: warnings, canCheckpoint: true)
-      } catch  where isCorruption(error) && warnings.isEmpty {
+      } catch  where isCorruption(error) && !movedAside {
         // Another Reckon may have replaced the damaged file already: never move its fresh one.
         guard inode(path) == opened else { continue }
-        let aside = path + ".corrupt-" + timestamp(now ?? time(nil))
         do throws(FileProblem) {
-          try moveAside(path, to: aside)
+          // Never over a file already there: a name that is taken gives the next one at once.
+          let aside = try moveAside(path, toAFreeNameFrom: path + ".corrupt-" + timestamp(now ?? time(nil)))
           try createPrivateFile(path)
+          movedAside = true
           warnings.append(
             "\(path) was damaged (\(error.message)); it was moved to \(aside) and a fresh one started")
         } catch {
@@ -274,8 +281,11 @@ public final class SQLiteStore: Store, Sendable {
   /// `immutable`: no -wal and -shm files are created and no lock is taken, which is most of
   /// the cost. A writer starting at that very moment could give a stale or failed read.
   /// Anything unexpected (no `setting` table yet, a damaged file, a lock) gives nil, and the
-  /// caller opens the store properly, which knows how to deal with it.
+  /// caller opens the store properly, which knows how to deal with it (so does a file or
+  /// folder that other users could get at).
   static func quickSettings(path: String, profile: String) -> SavedSettings? {
+    // A file or folder that opening would tighten or refuse is left to it, which says so.
+    guard PrivateFiles.fileIsPrivate(path), PrivateFiles.folderIsPrivate(parentFolder(of: path)) else { return nil }
     let immutable = access(path + "-wal", F_OK) != 0 && !needsEscaping(path)
     guard
       let db = try? Database(

@@ -46,10 +46,11 @@ struct Options: Equatable {
         options.expressions.append(String(argument.dropFirst(2)))  // -e1+1
       } else if argument.hasPrefix("--expression=") {
         options.expressions.append(String(argument.dropFirst("--expression=".count)))
-      } else if argument == "--data-dir" {
-        options.dataDir = try value(for: argument)
-      } else if argument.hasPrefix("--data-dir=") {
-        options.dataDir = String(argument.dropFirst("--data-dir=".count))
+      } else if argument == "--data-dir" || argument.hasPrefix("--data-dir=") {
+        let dir = argument == "--data-dir" ? try value(for: argument) : String(argument.dropFirst("--data-dir=".count))
+        // Typically --data-dir "$UNSET": the files would land in / or the working folder.
+        if dir.isEmpty { throw UsageError(message: "--data-dir: the folder name is empty") }
+        options.dataDir = dir
       } else if argument == "--profile" || argument.hasPrefix("--profile=") {
         let name = argument == "--profile" ? try value(for: argument) : String(argument.dropFirst("--profile=".count))
         if let problem = Profiles.problem(with: name) { throw UsageError(message: "--profile: \(problem)") }
@@ -123,6 +124,7 @@ struct Options: Equatable {
     settings, profiles and progress in $XDG_DATA_HOME/reckon/reckon.sqlite
     (~/.local/share/reckon); your anagram levels, if you write them, in
     $XDG_CONFIG_HOME/reckon/anagram-levels.txt (~/.config/reckon);
-    RECKON_HOME=DIR or --data-dir DIR keeps all of Reckon's files in DIR.
+    RECKON_HOME=DIR or --data-dir DIR keeps all of Reckon's files in DIR. With
+    no home folder at all, they go in $TMPDIR/reckon-UID (or /tmp/reckon-UID).
     """
 }

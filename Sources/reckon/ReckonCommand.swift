@@ -7,6 +7,10 @@ import ReckonStore
 @main
 enum ReckonCommand {
   static func main() {
+    // A file size limit (ulimit -f) reached by the database or its WAL: the write fails with
+    // EFBIG, which the store reports, instead of SIGXFSZ killing Reckon without a word in the
+    // middle of a drill.
+    signal(SIGXFSZ, SIG_IGN)
     let options: Options
     do {
       options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
@@ -23,7 +27,7 @@ enum ReckonCommand {
       out.flush()
       exit(0)
     }
-    if options.listProfiles { exit(listProfiles(DataPaths(dataDir: options.dataDir).database) ? 0 : 1) }
+    if options.listProfiles { exit(listProfiles(dataPaths(options).database) ? 0 : 1) }
     // Nesting up to the parser's limit (1,000 levels) recurses deeply: about 3 MiB in the
     // release build, over 8 MiB in a debug one. The main thread's stack (8 MiB by default)
     // is used when it is at least that default; a smaller one gets a thread with a large
@@ -33,10 +37,23 @@ enum ReckonCommand {
     exit(ok ? 0 : 1)
   }
 
+  /// Where Reckon's files go; a setting that names no place (`RECKON_HOME=''`) ends Reckon
+  /// with status 2.
+  static func dataPaths(_ options: Options) -> DataPaths {
+    do {
+      return try DataPaths(dataDir: options.dataDir)
+    } catch {
+      var err = OutputStream(fd: 2)
+      err.line("reckon: error: \(error.message)")
+      err.flush()
+      exit(2)
+    }
+  }
+
   static func run(_ options: Options) -> Bool {
     let terminal = Terminal()
     OutputStream.encodesLatin1 = Terminal.localeIsLatin1()
-    let paths = DataPaths(dataDir: options.dataDir)
+    let paths = dataPaths(options)
     // The login name is looked up only when the profile is first needed (a calculation
     // with no database never needs it; without USER it costs a password-database lookup).
     let profile = options.profile

@@ -2,6 +2,7 @@ import Glibc
 import LineEditor
 import ReckonCore
 import ReckonSession
+import ReckonStore
 
 /// The read–handle–render loops: one for -e, files and pipes, one for the interactive prompt.
 struct Runner {
@@ -124,14 +125,26 @@ struct Runner {
   /// The prompt, through libedit. Errors here never change the exit status.
   mutating func runInteractive(session: inout Session, historyFile: String) -> Bool {
     let box = SessionBox(session)
-    let editor = LineEditor(programName: "reckon", historyFile: historyFile)
+    // The history's folder is checked as the database's is: never one another user owns or
+    // can write to (a planted folder or link in a shared /tmp).
+    var historyWarnings: [String] = []
+    var history: String? = historyFile
+    do {
+      historyWarnings = try PrivateFiles.prepareFolder(holding: historyFile)
+    } catch  where error.unsafe {
+      historyWarnings = ["\(error.message), so \(historyFile) is not used: history will not be saved"]
+      history = nil
+    } catch {
+      // The editor says what it cannot do with the file.
+    }
+    let editor = LineEditor(programName: "reckon", historyFile: history)
     editor.completer = { text in box.session.completions(for: text) }
     // Ctrl-C while a line is being worked on stops the calculation (see SignalRelay).
     box.session.state.interruption = Interruption { LineEditor.interruptRequested }
     var renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: true)
     renderer.takesEscapes = terminal.takesEscapes
     renderer.width = terminal.columns
-    for warning in editor.warnings {
+    for warning in historyWarnings + editor.warnings {
       renderer.render(Reply([.warning(warning)]), prompt: "", location: "", out: &out, err: &err)
     }
     renderer.render(startup, prompt: "", location: "", out: &out, err: &err)

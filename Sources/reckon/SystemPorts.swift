@@ -9,6 +9,12 @@ struct SystemClock: Clock {
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
   }
 
+  func monotonicMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+  }
+
   func utcOffsetSeconds(atMilliseconds milliseconds: Int64) -> Int {
     var seconds = time_t(milliseconds / 1000)
     var parts = tm()
@@ -34,10 +40,7 @@ func loginName() -> String? {
 
 /// Reads a user's file, whole, for `quiz load` and `--questions`. Only ever reads.
 struct SystemFiles: FileSource {
-  /// Larger files are refused rather than read into memory.
-  static let limit = 256 << 20
-
-  func read(_ path: String) throws(FileError) -> [UInt8] {
+  func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
     var expanded = path
     if path == "~" || path.hasPrefix("~/"), let home = Terminal.variable("HOME") {
       expanded = home + path.dropFirst()
@@ -50,7 +53,7 @@ struct SystemFiles: FileSource {
     guard fstat(fd, &info) == 0 else { throw FileError(String(cString: strerror(errno)).lowercased()) }
     if info.st_mode & S_IFMT == S_IFDIR { throw FileError("it is a folder") }
     if info.st_mode & S_IFMT != S_IFREG { throw FileError("it is not a plain file") }
-    if info.st_size > SystemFiles.limit { throw FileError("it is larger than \(SystemFiles.limit >> 20) MiB") }
+    if info.st_size > limit { throw FileLimits.tooLarge(limit) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -61,7 +64,7 @@ struct SystemFiles: FileSource {
         throw FileError(String(cString: strerror(errno)).lowercased())
       }
       bytes.append(contentsOf: chunk[..<count])
-      if bytes.count > SystemFiles.limit { throw FileError("it is larger than \(SystemFiles.limit >> 20) MiB") }
+      if bytes.count > limit { throw FileLimits.tooLarge(limit) }
     }
     return bytes
   }

@@ -381,11 +381,12 @@ enum ReckonProcess {
   ///   - input: standard input; `nil` gives `/dev/null`.
   ///   - environment: added to, or replacing, the defaults (`RECKON_HOME` and `HOME` in a new
   ///     temporary folder, `TERM=xterm`, `PATH`).
+  ///   - removing: variables left out, defaults included.
   ///   - mergingStderr: send stderr to the same file as stdout (like `2>&1`); the result's
   ///     `stdout` then holds both, in the order written.
   ///   - executable: the binary to run; the debug build by default.
   static func run(
-    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+    _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], removing: [String] = [],
     directory: String? = nil, mergingStderr: Bool = false, timeout: Double = 60, executable: String? = nil
   ) throws -> ReckonRun {
     let scratch = try TemporaryFolder()
@@ -398,6 +399,7 @@ enum ReckonProcess {
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
     ]
     fullEnvironment.merge(environment) { _, new in new }
+    for name in removing { fullEnvironment[name] = nil }
     process.environment = fullEnvironment
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
 
@@ -470,9 +472,12 @@ struct TemporaryFolder {
     try write(name, Data(contents.utf8))
   }
 
+  /// The file is 0600, as Reckon's own files are (a database open to others would be
+  /// tightened, with a warning of its own).
   func write(_ name: String, _ contents: Data) throws -> String {
     let file = path + "/" + name
-    guard FileManager.default.createFile(atPath: file, contents: contents) else {
+    guard FileManager.default.createFile(atPath: file, contents: contents, attributes: [.posixPermissions: 0o600])
+    else {
       throw ReckonProcess.Failure(description: "cannot write \(file)")
     }
     return file

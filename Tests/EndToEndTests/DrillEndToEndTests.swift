@@ -194,6 +194,25 @@ import Testing
     #expect(run.status == 0)
   }
 
+  /// A file size limit (`ulimit -f`) that the database's WAL reaches in the middle of a drill:
+  /// the write fails and the store says so, and the drill goes on to its end. (SIGXFSZ
+  /// killed Reckon there, silently, before anything it had written to a pipe was flushed.)
+  @Test func aFileSizeLimitReachedMidDrillDoesNotKillReckon() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let answers = (2...11).map { "\(7 * $0)\n" }.joined()
+    // 240 blocks of 512 bytes (dash's, which is /bin/sh on Debian): the database is made and
+    // migrated, and the WAL passes the limit a few answers in.
+    let run = try ReckonProcess.run(
+      ["-c", "ulimit -f 240 && exec \"$0\"", try ReckonBinary.debug()],
+      input: Data(("drill 7 count 10\n" + answers).utf8), environment: Self.environment(home: home.path),
+      executable: "/bin/sh")
+    #expect(run.status == 0)
+    #expect(run.lines.filter { $0.hasPrefix("✓") }.count == 10)
+    #expect(run.lines.contains { $0.hasPrefix("Drill over: 10 right, 0 wrong (100%)") })
+    #expect(run.stderr.hasPrefix("reckon: warning: "), "\(run.stderr)")
+  }
+
   /// Every command that opens the database says so when it finds it damaged, on the line
   /// that opened it (in a script nothing else reads it first).
   @Test(arguments: ["profile", "profile bob", "daily", "personality", "stats", "stats quiz", "stats anagram"])

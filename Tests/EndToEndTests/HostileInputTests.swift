@@ -124,6 +124,56 @@ import Testing
     #expect(run.peakKilobytes < 20_000, "peak memory \(run.peakKilobytes) KB")
   }
 
+  /// A file given to an importer, and what must be said about it.
+  struct HostileFile: Sendable, CustomStringConvertible {
+    let name: String
+    let contents: @Sendable () -> [UInt8]
+    /// The arguments after the binary, with FILE for the file's path.
+    let arguments: [String]
+    let error: String
+    var description: String { name }
+  }
+
+  static let hostileFiles: [HostileFile] = [
+    HostileFile(
+      name: "20 MB of *", contents: { Array(repeating: UInt8(ascii: "*"), count: 20_000_000) },
+      arguments: ["--questions", "FILE", "-e", "1"], error: "line 1: wrong number of columns: 20,000,001, expected 7"),
+    HostileFile(
+      name: "20 MB of * lines", contents: { repeated("*\n", 10_000_000) },
+      arguments: ["--questions", "FILE", "-e", "1"],
+      error: "it has more than 1,000,000 fields (passed at line 500,001)"),
+    HostileFile(
+      name: "20 MB of CSV commas", contents: { repeated(",\n", 10_000_000) },
+      arguments: ["--questions", "FILE", "-e", "1"], error: "it has more than 1,000,000 fields (passed at line 500,001)"
+    ),
+    HostileFile(
+      name: "20 MB of Open Trivia DB results",
+      contents: { Array("{\"results\": [0".utf8) + repeated(",0", 10_000_000) + Array("]}".utf8) },
+      arguments: ["--questions", "FILE", "-e", "1"],
+      error: "it holds more than 1,000,000 JSON values (passed at line 1)"),
+    HostileFile(
+      name: "a 20 MB JSON array as a personality quiz",
+      contents: { Array("[0".utf8) + repeated(",0", 10_000_000) + Array("]".utf8) },
+      arguments: ["-e", "personality load FILE"], error: "cannot read it: it is larger than 1 MiB"),
+  ]
+
+  /// Files that took gigabytes to import (20 MB of `*` 1.13 GB, of `*` lines 2.5 GB, a JSON
+  /// array through `personality load` 0.59 GB): each is refused, or its row skipped, with
+  /// the reason, in under 200 MB.
+  @Test(arguments: hostileFiles)
+  func anImportOfAHostileFileStaysInBoundedMemory(_ hostile: HostileFile) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-hostile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("file").path
+    try Data(hostile.contents()).write(to: URL(fileURLWithPath: file))
+    let arguments = hostile.arguments.map { $0.replacingOccurrences(of: "FILE", with: file) }
+    let run = try Self.run([try ReckonBinary.release()] + arguments, home: folder.path)
+    #expect(run.status == 1)
+    #expect(run.stderr.contains(hostile.error), "\(run.stderr.prefix(300))")
+    #expect(run.peakKilobytes < 200_000, "peak memory \(run.peakKilobytes) KB")
+  }
+
   struct Run {
     let status: Int32
     let stdout: String

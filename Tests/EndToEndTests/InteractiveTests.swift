@@ -155,31 +155,6 @@ import Testing
     #expect(try terminal.waitForExit() == .exited(0))
   }
 
-  /// The history file keeps at most 1,000 entries: an over-full one is trimmed to the newest
-  /// when saved. `exit` leaves like `quit`.
-  @Test func historyKeepsAtMostAThousandEntries() throws {
-    let home = try Self.makeTemporaryFolder()
-    defer { Self.removeTree(home) }
-    let file = home + "/history"
-    let entries = (1...1500).map { "\($0)+1" }
-    try ("_HiStOrY_V2_\n" + entries.joined(separator: "\n") + "\n").write(
-      toFile: file, atomically: true, encoding: .utf8)
-    let terminal = try Self.startReckon(home: home)
-    defer { terminal.close() }
-    typealias Key = PseudoTerminal.Key
-    try terminal.send(Key.up)
-    try terminal.expect("1500+1")
-    try terminal.send(Key.enter)
-    #expect(Self.lines(try terminal.expect("reckon> ")).contains("1501"))
-    try terminal.send("exit" + Key.enter)
-    #expect(try terminal.waitForExit() == .exited(0))
-    let saved = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").dropFirst()
-    #expect(saved.count <= 1000)
-    #expect(saved.last == "exit")
-    #expect(saved.contains("1500+1"))
-    #expect(!saved.contains("1+1"))
-  }
-
   /// On a narrow terminal, help wraps at spaces to the terminal's width, and results and
   /// errors still come out whole.
   @Test func helpWrapsToANarrowTerminal() throws {

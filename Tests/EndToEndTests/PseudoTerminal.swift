@@ -140,6 +140,24 @@ final class PseudoTerminal {
     }
   }
 
+  /// Types a long `text` (a line of 70,000 characters), reading what the terminal echoes
+  /// meanwhile: `send` would stall once the terminal's buffers are full.
+  func sendLong(_ text: String) throws {
+    waitForLineEditing()
+    var bytes = Array(text.utf8)[...]
+    let deadline = Self.now() + 30
+    while !bytes.isEmpty {
+      guard Self.now() < deadline else { throw Failure(message: "typing a long text timed out", output: output) }
+      var descriptor = pollfd(fd: master, events: Int16(POLLIN | POLLOUT), revents: 0)
+      guard poll(&descriptor, 1, 100) > 0 else { continue }
+      if descriptor.revents & Int16(POLLIN) != 0 { _ = readAvailable(waitingUpTo: 0) }
+      if descriptor.revents & Int16(POLLOUT) != 0 {
+        let written = bytes.prefix(256).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        if written > 0 { bytes = bytes.dropFirst(written) }
+      }
+    }
+  }
+
   /// Sends `text` as soon as the line editor has given back the keyboard after a line, that
   /// is while the line is being worked on (a Ctrl-C for a long calculation): not, as `send`
   /// does, once it takes the keyboard again.

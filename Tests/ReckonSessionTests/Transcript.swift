@@ -125,10 +125,11 @@ func testSession(seed: UInt64 = 42, clock: ManualClock = ManualClock(), store: (
 struct FolderFiles: FileSource {
   let folder: URL
 
-  func read(_ path: String) throws(FileError) -> [UInt8] {
+  func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
     guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else {
       throw FileError("no such file", isMissing: true)
     }
+    if data.count > limit { throw FileLimits.tooLarge(limit) }
     return [UInt8](data)
   }
 }

@@ -106,6 +106,8 @@ import Testing
 
   /// A database with the first `version` migrations, counted as `bookkeeping` says.
   static func database(at path: String, version: Int32, bookkeeping: Bookkeeping) throws -> Database {
+    // 0600, as the store makes its file (one open to others would be tightened, with a warning).
+    try SQLiteStoreTests.writePrivate(Data(), to: path)
     let db = try Database(path)
     try Schema.migrator.migrate(db, upTo: version)
     if bookkeeping == .grdb {

@@ -18,6 +18,9 @@ import Testing
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     try FileManager.default.copyItem(atPath: fixture, toPath: path)
+    // As the GRDB release left it for its user (a copy takes the repository's 0644, which the
+    // store would tighten, and say so).
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     return (folder, path)
   }
 

@@ -18,6 +18,14 @@ import Testing
     deinit { try? FileManager.default.removeItem(atPath: path) }
   }
 
+  /// Writes a file of mode 0600, as Reckon's own are (one open to others would be tightened,
+  /// with a warning of its own).
+  static func writePrivate(_ data: Data, to path: String) throws {
+    guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
+  }
+
   @Test func migratesAnEmptyFileAndKeepsSettingsAcrossReopening() throws {
     let folder = try Folder()
     let path = folder.path + "/data/reckon.sqlite"
@@ -79,7 +87,7 @@ import Testing
   @Test func aCorruptFileIsMovedAsideAndAFreshOneStarted() throws {
     let folder = try Folder()
     let path = folder.path + "/reckon.sqlite"
-    try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    try Self.writePrivate(Data(repeating: 0x42, count: 8192), to: path)
     let store = SQLiteStore.open(path: path, now: 1_800_000_000)
     #expect(store.path == path)
     #expect(store.warnings.count == 1)
@@ -293,11 +301,12 @@ import Testing
   @Test func theQuickReadGivesUpOnWhatItCannotRead() throws {
     let folder = try SQLiteStoreTests.Folder()
     let garbage = folder.path + "/garbage.sqlite"
-    try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: garbage))
+    try SQLiteStoreTests.writePrivate(Data(repeating: 0x42, count: 4096), to: garbage)
     #expect(SQLiteStore.quickSettings(path: garbage, profile: "ada") == nil)
     #expect(SQLiteStore.quickSettings(path: folder.path + "/missing.sqlite", profile: "ada") == nil)
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/missing.sqlite"))
     _ = try Database(folder.path + "/empty.sqlite")
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: folder.path + "/empty.sqlite")
     #expect(SQLiteStore.quickSettings(path: folder.path + "/empty.sqlite", profile: "ada") == nil)
   }
 
@@ -369,7 +378,7 @@ import Testing
   static func damagedDatabase() throws -> (SQLiteStoreTests.Folder, String) {
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
-    try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    try SQLiteStoreTests.writePrivate(Data(repeating: 0x42, count: 8192), to: path)
     return (folder, path)
   }
 

@@ -6,7 +6,7 @@
 /// shares (variables, settings, profile, clock, randomness, stores), so leaving a mode leaves
 /// the calculator exactly as it was.
 public protocol Mode: Sendable {
-  /// The prompt, as of `now` (a clock on it changes every second).
+  /// The prompt, as of `now` (the clock's monotonic reading: a clock on it changes every second).
   func prompt(at now: Int64) -> String
   /// Handles one line typed at the prompt.
   mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep

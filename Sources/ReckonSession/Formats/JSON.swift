@@ -92,15 +92,21 @@ public indirect enum JSON: Sendable, Equatable {
 
   public static let maxDepth = 256
 
-  /// Where and why a text is not JSON.
+  /// Where and why a text is not JSON, or is more of it than may be read.
   public struct SyntaxError: Error, Sendable, Equatable {
     public var line: Int
     public var column: Int
     public var message: String
+    /// The text holds more values than `parse` was allowed (it may be valid JSON).
+    public var isTooLarge = false
   }
 
-  public static func parse(_ text: String) -> Result<JSON, SyntaxError> {
+  /// The value of `text`, or where and why it is not JSON. Past `maxValues` values (each
+  /// takes about 50 bytes of memory, several times its text) reading stops with an error
+  /// that `isTooLarge`.
+  public static func parse(_ text: String, maxValues: Int = .max) -> Result<JSON, SyntaxError> {
     var reader = Reader(Array(text.utf8))
+    reader.valuesLeft = maxValues
     do throws(SyntaxError) {
       reader.skipSpace()
       let value = try reader.value(depth: 0)
@@ -117,6 +123,7 @@ public indirect enum JSON: Sendable, Equatable {
     var index = 0
     var line = 1
     var lineStart = 0
+    var valuesLeft = Int.max
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -147,6 +154,12 @@ public indirect enum JSON: Sendable, Equatable {
 
     mutating func value(depth: Int) throws(SyntaxError) -> JSON {
       guard depth < JSON.maxDepth else { throw error("nested more than \(JSON.maxDepth) levels deep") }
+      valuesLeft -= 1
+      guard valuesLeft >= 0 else {
+        var tooLarge = error("more values than may be read")
+        tooLarge.isTooLarge = true
+        throw tooLarge
+      }
       skipSpace()
       guard index < bytes.count else { throw error("the file ends where a value should be") }
       switch bytes[index] {

@@ -2,8 +2,24 @@
 /// system itself, and tests hand it files from memory.
 public protocol FileSource: Sendable {
   /// The bytes of the file at `path` (`~/` is the home folder), or why they cannot be read,
-  /// in words for the user.
-  func read(_ path: String) throws(FileError) -> [UInt8]
+  /// in words for the user. A file larger than `limit` bytes is refused, unread.
+  func read(_ path: String, limit: Int) throws(FileError) -> [UInt8]
+}
+
+extension FileSource {
+  /// The bytes of a file of at most `FileLimits.any`.
+  public func read(_ path: String) throws(FileError) -> [UInt8] { try read(path, limit: FileLimits.any) }
+}
+
+/// How large a user's file may be: larger ones are refused rather than read into memory.
+public enum FileLimits {
+  /// Any file (a trivia bank, a word list); a mode may set a lower limit of its own.
+  public static let any = 256 << 20
+
+  /// Why a file is refused: `it is larger than 1 MiB`.
+  public static func tooLarge(_ limit: Int) -> FileError {
+    FileError("it is larger than \(limit >> 20) MiB")
+  }
 }
 
 public struct FileError: Error, Sendable, Equatable {
@@ -23,8 +39,9 @@ public struct MemoryFiles: FileSource {
 
   public init(_ files: [String: [UInt8]] = [:]) { self.files = files }
 
-  public func read(_ path: String) throws(FileError) -> [UInt8] {
+  public func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
     guard let bytes = files[path] else { throw FileError("no such file", isMissing: true) }
+    if bytes.count > limit { throw FileLimits.tooLarge(limit) }
     return bytes
   }
 }

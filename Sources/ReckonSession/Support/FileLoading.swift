@@ -31,10 +31,10 @@ extension SessionState {
   }
 
   /// The bytes of a user's file, through the session's `FileSource`, or why they cannot be read.
-  func readFile(_ path: String) -> Result<[UInt8], LoadProblem> {
+  func readFile(_ path: String, limit: Int = FileLimits.any) -> Result<[UInt8], LoadProblem> {
     guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
     do {
-      return .success(try files.read(path))
+      return .success(try files.read(path, limit: limit))
     } catch {
       return .failure(LoadProblem(message: "cannot read it: \(error.message)", isMissing: error.isMissing))
     }

@@ -8,7 +8,7 @@ public struct AnagramMode: Sendable {
   let words: [String]
   let list: WordList
   /// The word on screen (an index into `words`), its tiles, the letters a hint has put in
-  /// place, and when it appeared.
+  /// place, and when it appeared (a monotonic reading, as every time its countdown uses).
   var index = 0
   var tiles: [String]
   var hints = 0
@@ -18,6 +18,7 @@ public struct AnagramMode: Sendable {
   var hintsTaken = 0
   /// The words not solved (skipped or out of time), for the summary.
   var missed: [String] = []
+  /// When the round started, on the wall clock: the round's key and day in the store.
   let startedAt: Int64
   /// The best score for this level before this round; nil when there is none (or it could
   /// not be read).
@@ -32,7 +33,7 @@ public struct AnagramMode: Sendable {
     self.list = list
     self.best = best
     startedAt = state.clock.nowMilliseconds()
-    shownAt = startedAt
+    shownAt = state.clock.monotonicMilliseconds()
     tiles = []
     tiles = scramble(random: &state.random)
   }
@@ -100,7 +101,7 @@ public struct AnagramMode: Sendable {
 
   mutating func respond(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
     let input = line.trimmingSpaces.lowercased()
-    let now = state.clock.nowMilliseconds()
+    let now = state.clock.monotonicMilliseconds()
     if now >= deadline {
       // The line came after the time was up: the word is over, whatever the line says.
       if ["quit", "done", "exit"].contains(input) {
@@ -236,7 +237,7 @@ public struct AnagramMode: Sendable {
   /// A second has passed at the prompt: when the word's time is up, it is shown and the next
   /// comes (or the round ends).
   mutating func timePassed(in state: inout SessionState) -> (Reply, done: Bool) {
-    let now = state.clock.nowMilliseconds()
+    let now = state.clock.monotonicMilliseconds()
     guard now >= deadline else { return (Reply(), false) }
     return timeUp(now: now, in: &state)
   }

@@ -40,13 +40,14 @@ public struct DrillMode: Sendable {
   var times: [(fact: Fact, milliseconds: Int64)] = []
   /// Time spent on the questions answered, right or wrong.
   var answering: Int64 = 0
+  /// When the round started, and (`shownAt`) the question: monotonic readings, for durations.
   let startedAt: Int64
 
   /// Starts a drill: the first question is drawn at once.
   init(options: DrillOptions, round: Round = .tables, state: inout SessionState) {
     self.options = options
     self.round = round
-    startedAt = state.clock.nowMilliseconds()
+    startedAt = state.clock.monotonicMilliseconds()
     shownAt = startedAt
     current = Fact(options.tables[0], 2, options.operation)
     current = nextFact(at: 1, previous: nil, random: &state.random)!
@@ -94,12 +95,12 @@ public struct DrillMode: Sendable {
     let input = line.trimmingSpaces.lowercased()
     switch input {
     case "quit", "done", "exit", "q":
-      return (Reply(summary(now: state.clock.nowMilliseconds())), true)
+      return (Reply(summary(now: state.clock.monotonicMilliseconds())), true)
     case "help", "?":
       return (Reply([.note(DrillMode.help), .question(current.question)]), false)
     case "stats":
       // The time spent reading the statistics does not count against the question.
-      shownAt = state.clock.nowMilliseconds()
+      shownAt = state.clock.monotonicMilliseconds()
       return (Reply(Statistics.report(for: state) + [.question(current.question)]), false)
     case "":
       if revealed { return advance(with: [], state: &state) }
@@ -114,7 +115,7 @@ public struct DrillMode: Sendable {
         return (Reply([.note("type a number (or quit)")]), false)
       }
       if revealed { return advance(with: [.note("not scored: the answer was shown")], state: &state) }
-      let elapsed = state.clock.nowMilliseconds() - shownAt
+      let elapsed = state.clock.monotonicMilliseconds() - shownAt
       answering += elapsed
       let correct = given == String(current.answer)
       var feedback: [Output]
@@ -140,7 +141,7 @@ public struct DrillMode: Sendable {
 
   /// Moves to the next question, or ends the round when its count is reached.
   mutating func advance(with outputs: [Output], state: inout SessionState) -> (Reply, done: Bool) {
-    let now = state.clock.nowMilliseconds()
+    let now = state.clock.monotonicMilliseconds()
     if case .tables = round, let count = options.count, number >= count {
       return (Reply(outputs + summary(now: now)), true)
     }
@@ -301,7 +302,7 @@ extension DrillMode: Mode {
   }
 
   public mutating func finish(in state: inout SessionState) -> Reply {
-    Reply(summary(now: state.clock.nowMilliseconds()))
+    Reply(summary(now: state.clock.monotonicMilliseconds()))
   }
 
   public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {

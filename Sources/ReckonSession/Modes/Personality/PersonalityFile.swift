@@ -1,3 +1,5 @@
+import ReckonCore
+
 /// Reads a personality quiz from JSON and checks every part of it. A file with any problem
 /// gives no quiz, and every problem is named by its place (`questions[2].answers[1].outcome`,
 /// counting from 0 as JSON does) and its line.
@@ -23,6 +25,9 @@ public enum PersonalityFile {
   public static let maxAnswers = 20
   /// The most points a scale may have.
   public static let maxSteps = 10
+  /// The most JSON values a quiz may hold (the built-in ones hold about 300); a file is also
+  /// at most `FileLimits.personality` bytes.
+  public static let maxJSONValues = 100_000
 
   /// The quiz in `bytes`, or every problem found in them.
   public static func read(_ bytes: [UInt8]) -> Result<PersonalityQuiz, Problems> {
@@ -33,8 +38,15 @@ public enum PersonalityFile {
       return .failure(
         Problems(all: [Problem(line: bad.line, path: "", message: "not UTF-8 text (byte \(bad.byte) of the line)")]))
     }
-    switch JSON.parse(text) {
+    switch JSON.parse(text, maxValues: maxJSONValues) {
     case .success(let json): return read(json)
+    case .failure(let error) where error.isTooLarge:
+      return .failure(
+        Problems(all: [
+          Problem(
+            line: error.line, path: "",
+            message: "more than \(maxJSONValues.grouped) JSON values: a personality quiz may hold at most that many")
+        ]))
     case .failure(let error):
       return .failure(
         Problems(all: [
@@ -323,4 +335,10 @@ public enum PersonalityFile {
     return text != "load"
       && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
   }
+}
+
+extension FileLimits {
+  /// A personality quiz (the built-in ones are 6 KB): its JSON takes about 30 times its size
+  /// in memory, and a 20 MB array took 0.59 GB.
+  public static let personality = 1 << 20
 }

@@ -72,10 +72,9 @@ struct DailyCommand: Command {
       question = same
       elapsed = existing.elapsedMilliseconds
     }
-    let now = state.clock.nowMilliseconds()
     var daily = DailyMode(
       difficulty: level, day: today, choices: DailyQuestions.choices(for: question, on: today), elapsed: elapsed,
-      now: now)
+      now: state.clock.monotonicMilliseconds())
     state.prepareStore()
     if elapsed >= DailyMode.limit {
       let (reply, _) = daily.finish(nil, in: &state)

@@ -12,7 +12,8 @@ public struct DailyMode: Sendable {
   let choices: Choices
   /// Time on screen before `runningSince`.
   var elapsedBefore: Int64
-  /// When the clock last started; nil while paused.
+  /// When the clock last started (a monotonic reading: setting the wall clock back cannot
+  /// take time off the challenge); nil while paused.
   var runningSince: Int64?
 
   init(difficulty: Difficulty, day: Day, choices: Choices, elapsed: Int64, now: Int64) {
@@ -47,15 +48,15 @@ public struct DailyMode: Sendable {
 
   /// Saves the time so far (so `kill -9` loses at most the time since).
   mutating func checkpoint(in state: inout SessionState) {
-    let now = state.clock.nowMilliseconds()
-    _ = state.saveDaily(record(elapsed: elapsed(at: now), profile: state.profile, now: now))
+    let elapsed = elapsed(at: state.clock.monotonicMilliseconds())
+    _ = state.saveDaily(record(elapsed: elapsed, profile: state.profile, now: state.clock.nowMilliseconds()))
   }
 
   /// A second has passed while a line is being typed: the time so far is saved, and at
   /// 60:00 the challenge is over. Nothing happens while paused.
   mutating func timePassed(in state: inout SessionState) -> (Reply, done: Bool) {
     guard isRunning else { return (Reply(), false) }
-    if elapsed(at: state.clock.nowMilliseconds()) >= DailyMode.limit { return finish(nil, in: &state) }
+    if elapsed(at: state.clock.monotonicMilliseconds()) >= DailyMode.limit { return finish(nil, in: &state) }
     checkpoint(in: &state)
     return (Reply(), false)
   }
@@ -63,7 +64,7 @@ public struct DailyMode: Sendable {
   // MARK: Lines
 
   mutating func respond(_ line: String, in state: inout SessionState) -> (Reply, done: Bool) {
-    let now = state.clock.nowMilliseconds()
+    let now = state.clock.monotonicMilliseconds()
     let input = line.trimmingSpaces
     let command = input.lowercased()
     // 60:00 is reached whatever the line says, quit included.
@@ -116,7 +117,7 @@ public struct DailyMode: Sendable {
   /// Finishes the challenge with the answer picked, or with none when the time ran out.
   mutating func finish(_ pick: Int?, in state: inout SessionState) -> (Reply, done: Bool) {
     let now = state.clock.nowMilliseconds()
-    let elapsed = elapsed(at: now)
+    let elapsed = elapsed(at: state.clock.monotonicMilliseconds())
     let correct = pick == choices.correctIndex
     let given = pick.map { choices.answers[$0] } ?? ""
     var challenge = record(elapsed: elapsed, profile: state.profile, now: now)
@@ -149,7 +150,7 @@ public struct DailyMode: Sendable {
   /// Leaves the challenge for later today: the clock stops, the time is kept (at 60:00 it
   /// is over instead, as wrong).
   mutating func leave(in state: inout SessionState) -> [Output] {
-    let now = state.clock.nowMilliseconds()
+    let now = state.clock.monotonicMilliseconds()
     if elapsed(at: now) >= DailyMode.limit { return finish(nil, in: &state).0.outputs }
     elapsedBefore = elapsed(at: now)
     runningSince = nil

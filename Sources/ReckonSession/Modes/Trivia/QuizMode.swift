@@ -15,13 +15,14 @@ public struct QuizMode: Sendable {
   var answered = 0
   var missed: [Choices] = []
   var answering: Int64 = 0
+  /// When the round started, and (`shownAt`) the question: monotonic readings, for durations.
   let startedAt: Int64
 
   /// A round of `questions` (at least one).
   init(options: QuizOptions, questions: [TriviaQuestion], state: inout SessionState) {
     self.options = options
     self.questions = questions
-    startedAt = state.clock.nowMilliseconds()
+    startedAt = state.clock.monotonicMilliseconds()
     shownAt = startedAt
     choices = Choices(questions[0], random: &state.random)
   }
@@ -79,11 +80,11 @@ public struct QuizMode: Sendable {
     let input = line.trimmingSpaces
     switch input.lowercased() {
     case "quit", "done", "exit":
-      return (Reply(summary(now: state.clock.nowMilliseconds())), true)
+      return (Reply(summary(now: state.clock.monotonicMilliseconds())), true)
     case "help", "?":
       return (Reply([.note(QuizMode.help(choices.range))] + current), false)
     case "stats":
-      shownAt = state.clock.nowMilliseconds()
+      shownAt = state.clock.monotonicMilliseconds()
       return (Reply(TriviaStatistics.report(for: state) + current), false)
     case "skip":
       return answer(nil, given: "", state: &state)
@@ -100,7 +101,7 @@ public struct QuizMode: Sendable {
 
   /// Scores the answer picked (nil: skipped), saves it, and moves on.
   mutating func answer(_ pick: Int?, given: String, state: inout SessionState) -> (Reply, done: Bool) {
-    let now = state.clock.nowMilliseconds()
+    let now = state.clock.monotonicMilliseconds()
     let elapsed = now - shownAt
     let correct = pick == choices.correctIndex
     answered += 1
@@ -168,7 +169,7 @@ extension QuizMode: Mode {
   }
 
   public mutating func finish(in state: inout SessionState) -> Reply {
-    Reply(summary(now: state.clock.nowMilliseconds()))
+    Reply(summary(now: state.clock.monotonicMilliseconds()))
   }
 
   public func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {

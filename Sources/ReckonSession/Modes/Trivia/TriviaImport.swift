@@ -49,6 +49,13 @@ public struct TriviaImport: Sendable {
   ]
   /// Longer fields than this are a mistake (a runaway quote, say), not a question.
   static let maxFieldLength = 1000
+  /// What a file's rows may hold, so that the memory a file takes stays bounded: a row's
+  /// fields past 64 are only counted (it is skipped for its number of columns), and a file
+  /// of more than a million fields (about 140,000 questions) is refused. A 20 MB file of
+  /// `*` took 1.13 GB; one of `*` lines, 2.5 GB.
+  public static let limits = DelimitedText.Limits(fieldsPerRow: 64, fields: 1_000_000)
+  /// The most JSON values an Open Trivia DB file may hold (about 90,000 questions).
+  public static let maxJSONValues = 1_000_000
 
   /// Reads `bytes`; questions already in `bank` (the same text and answers, folded) are
   /// skipped as duplicates.
@@ -73,14 +80,24 @@ public struct TriviaImport: Sendable {
       let firstLine = TriviaImport.firstLine(of: text)
       let stars = firstLine.count { $0 == UInt8(ascii: "*") }
       let commas = firstLine.count { $0 == UInt8(ascii: ",") }
-      let header = String(decoding: firstLine, as: UTF8.self)
-      let isStar =
-        isHeader(header.split(separator: "*").map(String.init))
-        || (!isHeader(header.split(separator: ",").map(String.init)) && stars > commas)
+      // The first two columns, split on bytes (splitting 20 MB of `*` into characters took
+      // most of a second).
+      func columns(_ separator: Character) -> [String] {
+        firstLine.split(separator: separator.asciiValue!, maxSplits: 2).map { String(decoding: $0, as: UTF8.self) }
+      }
+      let isStar = isHeader(columns("*")) || (!isHeader(columns(",")) && stars > commas)
       result = TriviaImport(format: isStar ? .star : .csv)
-      var rows = isStar ? DelimitedText.starRows(text) : DelimitedText.csvRows(text)
+      var rows: [DelimitedText.Row]
+      switch isStar ? DelimitedText.starRows(text, limits: limits) : DelimitedText.csvRows(text, limits: limits) {
+      case .success(let read): rows = read
+      case .failure(let tooMany):
+        return .failure(
+          Failure(
+            message: "it has more than \(limits.fields.grouped) fields (passed at line \(tooMany.line.grouped)): "
+              + "a question file may hold at most that many, about \((limits.fields / 7).grouped) questions"))
+      }
       if let first = rows.first, isHeader(first.fields) { rows.removeFirst() }
-      for row in rows { result.add(row.fields, line: row.line, lastLine: row.lastLine) }
+      for row in rows { result.add(row.fields, line: row.line, lastLine: row.lastLine, count: row.fieldCount) }
     }
     result.removeDuplicates(besides: bank)
     return .success(result)
@@ -101,16 +118,21 @@ public struct TriviaImport: Sendable {
 
   /// Whether a row names the columns (in any case, with `_` or spaces as you like).
   static func isHeader(_ fields: [String]) -> Bool {
-    let names = fields.map { Folding.key($0).filter { $0 != "_" && $0 != " " } }
-    return names.count >= 2 && names[0] == "category" && names[1] == "difficulty"
+    // Only the first two columns are looked at, and a long one is no column's name (folding
+    // a 20 MB first line took a second).
+    guard fields.count >= 2, fields[0].utf8.count < 100, fields[1].utf8.count < 100 else { return false }
+    let names = fields.prefix(2).map { Folding.key($0).filter { $0 != "_" && $0 != " " } }
+    return names[0] == "category" && names[1] == "difficulty"
   }
 
-  /// Checks one row of the seven columns; a bad one is skipped with its reason.
-  mutating func add(_ raw: [String], line: Int, lastLine: Int? = nil) {
-    guard raw.count == 7 else {
+  /// Checks one row of the seven columns; a bad one is skipped with its reason. `count` is
+  /// the row's number of fields when not all were kept.
+  mutating func add(_ raw: [String], line: Int, lastLine: Int? = nil, count: Int? = nil) {
+    let count = count ?? raw.count
+    guard count == 7 else {
       // A quote left open swallows the lines after it: say where it ran to.
       let open = lastLine.map { " (a quoted field runs on to line \($0): is a closing quote missing?)" } ?? ""
-      skipRow(line: line, "wrong number of columns: \(raw.count), expected 7" + open)
+      skipRow(line: line, "wrong number of columns: \(count.grouped), expected 7" + open)
       return
     }
     let fields = raw.map(\.trimmingSpaces)
@@ -240,8 +262,13 @@ public struct TriviaImport: Sendable {
 
   static func openTriviaDB(_ text: String) -> Result<TriviaImport, Failure> {
     let json: JSON
-    switch JSON.parse(text) {
+    switch JSON.parse(text, maxValues: maxJSONValues) {
     case .success(let value): json = value
+    case .failure(let error) where error.isTooLarge:
+      return .failure(
+        Failure(
+          message: "it holds more than \(maxJSONValues.grouped) JSON values (passed at line \(error.line.grouped)): "
+            + "a question file may hold at most that many, about \((maxJSONValues / 11).grouped) questions"))
     case .failure(let error):
       return .failure(Failure(message: "not valid JSON: line \(error.line), column \(error.column): \(error.message)"))
     }

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@testable import reckon
+
+/// Where Reckon's files go: the XDG folders (absolute ones only), `RECKON_HOME` or
+/// `--data-dir` (never empty), and with no home folder at all a folder of the user's own in
+/// the temporary folder, which no other user can have made for it.
+@Suite struct DataPathsTests {
+  static func paths(
+    _ variables: [String: String], dataDir: String? = nil, passwordHome: String? = "/home/pw"
+  ) throws -> DataPaths {
+    try DataPaths(dataDir: dataDir, environment: { variables[$0] }, passwordHome: { passwordHome }, user: 1234)
+  }
+
+  @Test func theXDGFoldersAndTheirDefaults() throws {
+    let xdg = try Self.paths([
+      "HOME": "/home/ada", "XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s/", "XDG_CONFIG_HOME": "/c",
+    ])
+    #expect(xdg.database == "/d/reckon/reckon.sqlite")
+    #expect(xdg.history == "/s/reckon/history")
+    #expect(xdg.configFolder == "/c/reckon")
+    let home = try Self.paths(["HOME": "/home/ada"])
+    #expect(home.database == "/home/ada/.local/share/reckon/reckon.sqlite")
+    #expect(home.history == "/home/ada/.local/state/reckon/history")
+    #expect(home.configFolder == "/home/ada/.config/reckon")
+  }
+
+  /// The XDG specification: a relative value is ignored (XDG_DATA_HOME=reldata put a new
+  /// database in every folder Reckon was run from), and so is an empty one.
+  @Test func relativeXDGFoldersAreIgnored() throws {
+    let paths = try Self.paths([
+      "HOME": "/home/ada", "XDG_DATA_HOME": "reldata", "XDG_STATE_HOME": "./state", "XDG_CONFIG_HOME": "",
+    ])
+    #expect(paths.database == "/home/ada/.local/share/reckon/reckon.sqlite")
+    #expect(paths.history == "/home/ada/.local/state/reckon/history")
+    #expect(paths.configFolder == "/home/ada/.config/reckon")
+  }
+
+  /// With no HOME (or a relative one) the password database's home is used; with neither,
+  /// a folder of this user's own in the temporary folder (TMPDIR, if absolute, or /tmp), all
+  /// of Reckon's files in it, not the shared /tmp itself.
+  @Test func noHomeAtAllGivesAFolderOfOurOwnInTheTemporaryFolder() throws {
+    #expect(try Self.paths(["HOME": "relative"]).database == "/home/pw/.local/share/reckon/reckon.sqlite")
+    let none = try Self.paths([:], passwordHome: nil)
+    #expect(none.database == "/tmp/reckon-1234/reckon.sqlite")
+    #expect(none.history == "/tmp/reckon-1234/history")
+    #expect(none.configFolder == "/tmp/reckon-1234")
+    #expect(try Self.paths(["TMPDIR": "/var/tmp/"], passwordHome: "").database == "/var/tmp/reckon-1234/reckon.sqlite")
+    #expect(
+      try Self.paths(["TMPDIR": "tmp", "XDG_DATA_HOME": "/d"], passwordHome: nil).history == "/tmp/reckon-1234/history")
+    #expect(try Self.paths(["XDG_DATA_HOME": "/d"], passwordHome: nil).database == "/d/reckon/reckon.sqlite")
+  }
+
+  /// `RECKON_HOME=""` (typically `RECKON_HOME="$UNSET"`) is refused as `--data-dir ''` is:
+  /// before, the one put the database at /reckon.sqlite and the other was taken as unset.
+  @Test func anEmptyDataFolderIsRefusedEitherWay() throws {
+    #expect(throws: DataPaths.Problem(message: "RECKON_HOME is set but empty: set it to a folder, or unset it")) {
+      try Self.paths(["HOME": "/home/ada", "RECKON_HOME": ""])
+    }
+    #expect(try Self.paths(["RECKON_HOME": "/r"]).database == "/r/reckon.sqlite")
+    #expect(try Self.paths(["RECKON_HOME": ""], dataDir: "/d").database == "/d/reckon.sqlite")
+
+    for arguments in [["--data-dir", ""], ["--data-dir="]] {
+      let folder = try TemporaryFolder()
+      defer { folder.remove() }
+      let run = try ReckonProcess.run(arguments + ["-e", "set digits 12"], directory: folder.path)
+      #expect(run.status == 2)
+      #expect(run.stdout == "")
+      #expect(run.stderr == "reckon: --data-dir: the folder name is empty\nTry 'reckon --help' for the options.\n")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") } == [])
+    }
+    let run = try ReckonProcess.run(["-e", "1+1"], environment: ["RECKON_HOME": ""])
+    #expect(run.status == 2)
+    #expect(run.stderr == "reckon: error: RECKON_HOME is set but empty: set it to a folder, or unset it\n")
+  }
+
+  /// The binary with XDG_DATA_HOME=reldata saves in the home folder's default place, and
+  /// nothing lands in the folder it was run from.
+  @Test func theBinaryIgnoresARelativeDataFolder() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let work = try TemporaryFolder()
+    defer { work.remove() }
+    let run = try ReckonProcess.run(
+      ["-e", "set digits 12"], environment: ["HOME": home.path, "XDG_DATA_HOME": "reldata"],
+      removing: ["RECKON_HOME"], directory: work.path)
+    #expect(run.stdout == "digits: 12\n")
+    #expect(run.stderr == "")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { !$0.hasPrefix(".") } == [])
+    #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/reckon/reckon.sqlite"))
+  }
+
+  /// As a user with no home and no entry in the password database (a container's arbitrary
+  /// uid): a folder another user made in advance where Reckon's would be is not used, and
+  /// nothing is written into it; once it is gone, Reckon makes its own, 0700. (Needs root to
+  /// run as another uid and to give a folder to a third.)
+  @Test(
+    .enabled(
+      if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      "needs root and setpriv to run as a uid with no password entry"))
+  func aUserWithNoHomeGetsAFolderOfTheirOwnOrNone() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let shared = folder.path + "/tmp"
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+    try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: shared)
+    let uid = 54_321
+    #expect(getpwuid(uid_t(uid)) == nil)
+    let planted = shared + "/reckon-\(uid)"
+    try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: false)
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o777, .ownerAccountID: uid + 1, .groupOwnerAccountID: uid + 1], ofItemAtPath: planted)
+    func run() throws -> ReckonRun {
+      try ReckonProcess.run(
+        ["--reuid", "\(uid)", "--regid", "\(uid)", "--clear-groups", try ReckonBinary.debug(), "-e", "set digits 12"],
+        environment: ["TMPDIR": shared], removing: ["HOME", "RECKON_HOME", "USER", "LOGNAME"],
+        executable: "/usr/bin/setpriv")
+    }
+    let refused = try run()
+    #expect(refused.status == 0)
+    #expect(refused.stdout == "digits: 12\n")
+    #expect(
+      refused.stderr
+        == "reckon: warning: \(planted) belongs to another user (uid \(uid + 1)), so \(planted)/reckon.sqlite "
+        + "is not used: progress and settings will not be saved\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: planted) == [])
+
+    try FileManager.default.removeItem(atPath: planted)
+    let saved = try run()
+    #expect(saved.stderr == "")
+    let attributes = try FileManager.default.attributesOfItem(atPath: planted)
+    #expect(attributes[.posixPermissions] as? Int == 0o700)
+    #expect(attributes[.ownerAccountID] as? Int == uid)
+    #expect(FileManager.default.fileExists(atPath: planted + "/reckon.sqlite"))
+  }
+}
