@@ -493,12 +493,22 @@ public final class SQLiteStore: Store, Sendable {
 
   static func describe(_ error: SQLiteError) -> String {
     if error.is(.full) || error.systemErrno == ENOSPC { return "the disk is full" }
-    if error.systemErrno == EFBIG { return "the file size limit is reached (ulimit -f)" }
+    if error.systemErrno == EFBIG || (error.is(.ioError) && fileSizeLimitIsNear) {
+      return "the file size limit (ulimit -f) is reached"
+    }
     if error.is(.readOnly) || error.is(.permission) || error.is(.cantOpen) {
       return "the database cannot be written here"
     }
     if error.is(.busy) || error.is(.locked) { return "the database is busy in another Reckon" }
     return error.message
+  }
+
+  /// Whether a file size limit is set (`ulimit -f`) that a write could have passed: SQLite's
+  /// error for a write refused with EFBIG is a plain I/O error, and its errno is not always
+  /// the write's by the time it is asked for (it reads errno again, after the rollback).
+  static var fileSizeLimitIsNear: Bool {
+    var limit = rlimit()
+    return getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0 && limit.rlim_cur < 1 << 40  // (RLIM_INFINITY is all ones)
   }
 
   /// `YYYYMMDD-HHMMSS` in local time, for the name of a file moved aside.
