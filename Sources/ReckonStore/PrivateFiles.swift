@@ -136,6 +136,39 @@ public enum PrivateFiles {
     return ["\(path) was open to other users (\(octal(info.st_mode))); it is now 0600"]
   }
 
+  /// The -wal and -shm files of a database that this user may write but may not write
+  /// themselves (an earlier run against a read-only database made them with its mode, 0400):
+  /// made 0600, or every later run could save nothing, for ever. The notes say what was
+  /// repaired. Files of another user are left to `checkFile`.
+  static func repairLeftovers(of database: String) -> [String] {
+    guard access(database, W_OK) == 0 else { return [] }
+    var notes: [String] = []
+    for file in [database + "-wal", database + "-shm"] {
+      var info = stat()
+      guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+        info.st_mode & 0o600 != 0o600
+      else { continue }
+      if chmod(file, 0o600) == 0 {
+        notes.append(
+          "\(file) could not be written (\(octal(info.st_mode)), left by a run on a read-only database); it is now 0600"
+        )
+      }
+    }
+    return notes
+  }
+
+  /// Why the database cannot be opened for writing, naming the file at fault: the database
+  /// or its -wal or -shm being read-only. Nil when none of them is.
+  static func whyNotWritable(_ database: String) -> String? {
+    for file in [database, database + "-wal", database + "-shm"] where access(file, F_OK) == 0 {
+      guard access(file, W_OK) != 0 else { continue }
+      var info = stat()
+      let mode = lstat(file, &info) == 0 ? " (\(octal(info.st_mode)))" : ""
+      return "\(file) is read-only\(mode)"
+    }
+    return nil
+  }
+
   /// Whether a file is a plain file of ours that only we can read (the start-up read).
   static func fileIsPrivate(_ path: String) -> Bool {
     var info = stat()

@@ -150,6 +150,7 @@ public final class SQLiteStore: Store, Sendable {
     } catch {
       return cannotWrite(path, "cannot write to \(folder)", because: error.message)
     }
+    warnings += PrivateFiles.repairLeftovers(of: path)
     let deadline = monotonicMilliseconds() + patience
     var movedAside = false
     var attempt = 0
@@ -182,7 +183,8 @@ public final class SQLiteStore: Store, Sendable {
       } catch  where isPassing(error, attempt: attempt) && monotonicMilliseconds() < deadline {
         usleep(useconds_t(min(attempt, 10) * 20_000))
       } catch {
-        return cannotWrite(path, "cannot open \(path) for writing", because: describe(error))
+        return cannotWrite(
+          path, "cannot open \(path) for writing", because: PrivateFiles.whyNotWritable(path) ?? describe(error))
       }
     }
   }
@@ -191,6 +193,8 @@ public final class SQLiteStore: Store, Sendable {
   /// writing: wait, don't fail) and foreign keys on.
   static func openWritable(_ path: String) throws(SQLiteError) -> Database {
     let db = try Database(path)
+    // A file this user may not write is opened read-only, silently: every write would fail.
+    if db.isReadOnly { throw SQLiteError(code: .readOnly, message: "attempt to write a readonly database") }
     db.setBusyTimeout(milliseconds: 10_000)
     try db.enableWAL()
     try db.execute("PRAGMA foreign_keys = ON")

@@ -21,7 +21,7 @@ extension SQLiteStore {
       for suffix in ["", "-journal"] { unlink(temporary + suffix) }
       return nil
     }
-    guard let aside = try? moveAsideUnderAFreeName(path) else {
+    guard let aside = try? moveAside(path, toAFreeNameFrom: path + ".corrupt-" + timestamp(time(nil))) else {
       unlink(temporary)
       return nil
     }
@@ -34,24 +34,6 @@ extension SQLiteStore {
       return nil
     }
     return (rows, aside)
-  }
-
-  /// Moves the damaged file aside as `reckon.sqlite.corrupt-YYYYMMDD-HHMMSS`, or with `-2`,
-  /// `-3`, … after it when that name is taken. Returns the name.
-  static func moveAsideUnderAFreeName(_ path: String) throws(FileProblem) -> String {
-    let base = path + ".corrupt-" + timestamp(time(nil))
-    var problem = FileProblem(message: "no free name beside it")
-    for n in 1...100 {
-      let aside = n == 1 ? base : base + "-\(n)"
-      do throws(FileProblem) {
-        try moveAside(path, to: aside)
-        return aside
-      } catch {
-        problem = error
-        if access(aside, F_OK) != 0 { throw error }  // not a name taken: something else
-      }
-    }
-    throw problem
   }
 
   /// The rows of `damaged` that can be read, copied into a new database at `fresh`; their

@@ -208,6 +208,10 @@ public final class Database {
   /// Rows changed by the last INSERT, UPDATE or DELETE.
   public var changes: Int { Int(sqlite3_changes64(handle)) }
 
+  /// Whether the main database was opened read-only: SQLite opens a file it may not write
+  /// read-only without a word, even when asked to open it for writing.
+  public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
   // MARK: The library
 
   /// The SQLite linked in (`3.40.1`).

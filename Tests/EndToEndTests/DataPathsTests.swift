@@ -135,3 +135,50 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: planted + "/reckon.sqlite"))
   }
 }
+
+/// A run on a database its owner made read-only leaves its -wal and -shm files read-only too
+/// (SQLite gives them the database's mode): once the database may be written again, those
+/// are repaired with a note, instead of nothing being saved for ever. (Run as another uid
+/// under root, since root may write a file of any mode; as the user itself otherwise.)
+@Suite struct ReadOnlyLeftoversTests {
+  @Test func leftoversOfARunOnAReadOnlyDatabaseAreRepaired() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let uid = 54_322
+    let asRoot = getuid() == 0
+    try #require(!asRoot || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"))
+    if asRoot {
+      try FileManager.default.setAttributes(
+        [.ownerAccountID: uid, .groupOwnerAccountID: uid, .posixPermissions: 0o700], ofItemAtPath: folder.path)
+    }
+    let data = folder.path + "/d"
+    let database = data + "/reckon.sqlite"
+    func reckon(_ line: String) throws -> ReckonRun {
+      let arguments = ["--data-dir", data, "-e", line]
+      if !asRoot { return try ReckonProcess.run(arguments) }
+      return try ReckonProcess.run(
+        ["--reuid", "\(uid)", "--regid", "\(uid)", "--clear-groups", try ReckonBinary.debug()] + arguments,
+        executable: "/usr/bin/setpriv")
+    }
+    #expect(try reckon("set digits 5").stderr == "")
+    try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: database)
+    let readOnly = try reckon("set digits 6")
+    #expect(readOnly.stdout == "digits: 6\n")
+    // The message names the file and its mode, not "the database cannot be written here".
+    #expect(
+      readOnly.stderr.hasPrefix(
+        "reckon: warning: cannot open \(database) for writing (\(database) is read-only (0400))"), "\(readOnly.stderr)")
+    let shm = try FileManager.default.attributesOfItem(atPath: database + "-shm")[.posixPermissions] as? Int
+    #expect(shm == 0o400, "SQLite gave the -shm the database's mode")
+
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: database)
+    let again = try reckon("set digits 7")
+    #expect(again.stdout == "digits: 7\n")
+    #expect(
+      again.stderr.contains(
+        "\(database)-shm could not be written (0400, left by a run on a read-only database); it is now 0600"),
+      "\(again.stderr)")
+    #expect(!again.stderr.contains("could not be saved"), "\(again.stderr)")
+    #expect(try reckon("1/3").stdout == "0.3333333…\n", "the setting was saved")
+  }
+}

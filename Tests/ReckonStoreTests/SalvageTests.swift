@@ -94,20 +94,4 @@ import Testing
     #expect(counted < Self.answers && counted > Self.answers - 200)
     #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["new"]?.answered == 1)
   }
-
-  /// An aside name already taken (another damaged file of the same second) gives the next
-  /// free name at once.
-  @Test func anAsideNameTakenGivesTheNext() throws {
-    let folder = try SQLiteStoreTests.Folder()
-    let path = folder.path + "/reckon.sqlite"
-    FileManager.default.createFile(atPath: path, contents: Data("damaged".utf8))
-    let base = path + ".corrupt-" + SQLiteStore.timestamp(time(nil))
-    FileManager.default.createFile(atPath: base, contents: Data("taken".utf8))
-    FileManager.default.createFile(atPath: base + "-2", contents: Data("taken".utf8))
-    let aside = try SQLiteStore.moveAsideUnderAFreeName(path)
-    // (The second may have turned between the two readings of the clock.)
-    if aside.hasPrefix(base) { #expect(aside == base + "-3") }
-    #expect(try String(contentsOfFile: aside, encoding: .utf8) == "damaged")
-    #expect(!FileManager.default.fileExists(atPath: path))
-  }
 }
