@@ -4,7 +4,8 @@ import Testing
 /// scripts/crash-safety against the release binary: 200 `kill -9`s in drills and daily
 /// challenges on one database (and 50 while it is first created), each followed by an
 /// integrity check and a count of the answers acknowledged on screen; then two and four
-/// processes drilling at once on one database, every answer recorded exactly once.
+/// processes drilling at once on one database, every answer recorded exactly once; then the
+/// faults: a data folder blocked at start-up, and a write lock held elsewhere.
 @Suite(.serialized) struct CrashSafetyTests {
   static func runScript(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
@@ -25,6 +26,16 @@ import Testing
     let run = try Self.runScript([])
     #expect(run.status == 0, "\(run.output.suffix(3000))")
     #expect(run.output.contains(/integrity checks: +[0-9]+ passed/), "\(run.output.suffix(1500))")
+    #expect(run.output.hasSuffix("OK\n"))
+  }
+
+  /// A data folder blocked at start-up (cleared mid-round, or Reckon killed while blocked)
+  /// and a write lock held by another connection: every answer acknowledged is recorded,
+  /// but those of a Reckon killed while nothing could be saved.
+  @Test func faultsAtStartAndALockHeldElsewhereLoseNothingSaved() throws {
+    let run = try Self.runScript(["--faults", "6"])
+    #expect(run.status == 0, "\(run.output.suffix(3000))")
+    #expect(run.output.contains(/blocked at start: +4 cleared mid-round/), "\(run.output.suffix(1500))")
     #expect(run.output.hasSuffix("OK\n"))
   }
 
