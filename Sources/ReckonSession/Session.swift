@@ -92,8 +92,10 @@ public struct Session: Sendable {
   }
 
   /// The end of input (Ctrl-D or the end of a piped file): a mode may want to say goodbye.
-  public mutating func finish() -> Reply {
-    state.store?.willEnd()
+  /// `endingSession` false is Ctrl-D at the prompt of a mode, which ends the mode and goes
+  /// back to the calculator: the saves after it need not wait as the session's last ones do.
+  public mutating func finish(endingSession: Bool = true) -> Reply {
+    if endingSession { state.store?.willEnd() }
     let reply = mode.finish(in: &state)
     mode = CalculatorMode()
     state.saveWhatWasKept()

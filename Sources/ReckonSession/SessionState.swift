@@ -199,6 +199,12 @@ public struct SessionState: Sendable {
     save("progress", failure: failure) { store throws(StoreError) in try store.saveGameResult(result) }
   }
 
+  /// Saves a finished round as a new row (a personality quiz's result): two of the same
+  /// millisecond are two results.
+  mutating func addGameResult(_ result: GameResult, failure: String = "progress is not being saved") {
+    save("progress", failure: failure) { store throws(StoreError) in try store.addGameResult(result) }
+  }
+
   /// Saves an item's learning state without an answer (a drill's answer shown puts its fact
   /// back at the start).
   mutating func setBack(mode: String, item: String, to learningState: FactState) {
@@ -228,7 +234,15 @@ public struct SessionState: Sendable {
     } catch {
       let savedKept = kept - unsaved.count  // kept writes that went through before one failed
       if savedKept > 0 { notices.append(.note(SessionState.keptNowSaved(savedKept))) }
-      if unsaved.count >= SessionState.maxUnsaved { unsaved.removeFirst() }
+      if unsaved.count >= SessionState.maxUnsaved {
+        unsaved.removeFirst()
+        if failedToSave.insert("dropped").inserted {
+          notices.append(
+            .warning(
+              "Reckon keeps at most \(SessionState.maxUnsaved.grouped) changes that could not be saved: the oldest "
+                + "is dropped for each new one"))
+        }
+      }
       unsaved.append { store in _ = try write(store) }
       if failedToSave.insert(kind).inserted && !error.isKnown {
         notices.append(.warning("\(failure): \(error.message) (Reckon keeps it and tries again with each save)"))

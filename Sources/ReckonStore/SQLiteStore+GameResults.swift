@@ -21,6 +21,17 @@ extension SQLiteStore: GameResultStore {
     }
   }
 
+  public func addGameResult(_ result: GameResult) throws(StoreError) {
+    try write { (db) throws(SQLiteError) in
+      try SQLiteStore.ensureProfile(result.profile, at: result.startedAt, in: db)
+      try db.run(
+        """
+        INSERT INTO gameResult (profile, game, startedAt, day, finished, score, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+        """, result.profile, result.game, result.startedAt, result.day.number, result.finished, result.score,
+        result.data)
+    }
+  }
+
   public func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult] {
     try read(ifNothingSaved: []) { (db) throws(SQLiteError) in
       try db.all(

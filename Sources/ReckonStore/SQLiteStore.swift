@@ -55,6 +55,9 @@ public final class SQLiteStore: Store, Sendable {
     /// Whether the last write found another Reckon holding the write lock: until one goes
     /// through, writes try once rather than wait.
     var lockWasHeld = false
+    /// The file's inode when it was opened: another Reckon that salvaged a damaged database
+    /// put a fresh file at the name, and this connection would go on with the old one.
+    let inode: UInt64?
 
     init(
       _ db: Database, path: String?, warnings: [String], canCheckpoint: Bool = false, cannotSave: String? = nil
@@ -65,6 +68,13 @@ public final class SQLiteStore: Store, Sendable {
       self.notices = warnings
       self.canCheckpoint = canCheckpoint && path != nil && cannotSave == nil
       self.cannotSave = cannotSave
+      self.inode = cannotSave == nil ? path.flatMap(SQLiteStore.inode) : nil
+    }
+
+    /// Whether the file at the name is no longer the one opened (moved aside by a salvage).
+    var wasReplaced: Bool {
+      guard let inode, let path else { return false }
+      return SQLiteStore.inode(path) != inode
     }
   }
 
@@ -197,6 +207,11 @@ public final class SQLiteStore: Store, Sendable {
     if db.isReadOnly { throw SQLiteError(code: .readOnly, message: "attempt to write a readonly database") }
     db.setBusyTimeout(milliseconds: 10_000)
     try db.enableWAL()
+    // Closing leaves an empty -wal rather than deleting the files by name (see
+    // `keepWALFilesOnClose`): a connection to a file moved aside must not delete the fresh
+    // file's. The start-up read takes an empty -wal as none.
+    try db.keepWALFilesOnClose()
+    try db.execute("PRAGMA journal_size_limit = 4194304")
     try db.execute("PRAGMA foreign_keys = ON")
     try Schema.migrator.migrate(db)
     return db
@@ -290,7 +305,7 @@ public final class SQLiteStore: Store, Sendable {
   static func quickSettings(path: String, profile: String) -> SavedSettings? {
     // A file or folder that opening would tighten or refuse is left to it, which says so.
     guard PrivateFiles.fileIsPrivate(path), PrivateFiles.folderIsPrivate(parentFolder(of: path)) else { return nil }
-    let immutable = access(path + "-wal", F_OK) != 0 && !needsEscaping(path)
+    let immutable = walIsEmpty(path) && !needsEscaping(path)
     guard
       let db = try? Database(
         immutable ? "file:" + path + "?immutable=1" : path, flags: immutable ? [.readOnly, .uri] : .readOnly)
@@ -303,6 +318,13 @@ public final class SQLiteStore: Store, Sendable {
 
   static let settingsQuery = "SELECT key, value FROM setting WHERE profile = ?"
 
+  /// Whether the database has no -wal file, or an empty one (its last Reckon checkpointed
+  /// and closed): then every change is in the database file itself.
+  static func walIsEmpty(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path + "-wal", &info) != 0 || info.st_size == 0
+  }
+
   /// The saved profiles' names, in the order `profile` lists them (`reckon --list-profiles`,
   /// for shell completion), read as `quickSettings` reads: read-only, no migration, nothing
   /// created. No database (or one with no profile yet) gives none; a file that cannot be
@@ -312,7 +334,7 @@ public final class SQLiteStore: Store, Sendable {
   public static func profileNames(path: String) throws(StoreError) -> [String] {
     if access(path, F_OK) != 0, errno == ENOENT || errno == ENOTDIR { return [] }
     do throws(SQLiteError) {
-      let immutable = access(path + "-wal", F_OK) != 0 && !needsEscaping(path)
+      let immutable = walIsEmpty(path) && !needsEscaping(path)
       let db = try Database(
         immutable ? "file:" + path + "?immutable=1" : path, flags: immutable ? [.readOnly, .uri] : .readOnly)
       db.setBusyTimeout(milliseconds: 2000)
@@ -370,6 +392,7 @@ public final class SQLiteStore: Store, Sendable {
   /// close it).
   private func readOnce<T>(_ state: inout State, _ body: (Database) throws(SQLiteError) -> T) -> Result<T, SQLiteError>
   {
+    if case .open(let open) = state, open.wasReplaced { state = .waiting }  // read the file now at the name
     let db = connection(&state).db
     do throws(SQLiteError) {
       return .success(try body(db))
@@ -416,9 +439,20 @@ public final class SQLiteStore: Store, Sendable {
     db.setBusyTimeout(milliseconds: exiting.load(ordering: .relaxed) ? 10_000 : connection.lockWasHeld ? 0 : 500)
     let result: T
     do throws(SQLiteError) {
-      result = try db.transaction(.immediate) { () throws(SQLiteError) -> T in try body(db) }
+      result = try db.transaction(.immediate) { () throws(SQLiteError) -> T in
+        // Holding the write lock: if a salvage put a fresh file at the name, this write
+        // belongs there, not in the file moved aside (a salvage holds the lock while it moves).
+        if connection.wasReplaced { throw SQLiteStore.replaced }
+        return try body(db)
+      }
       connection.lockWasHeld = false
     } catch {
+      if error == SQLiteStore.replaced, let file {
+        // Open the file now at the name, and write there.
+        state = .open(SQLiteStore.connect(path: file, now: nil, patience: 15_000))
+        mayHaveNotices.store(true, ordering: .releasing)
+        return try writeOnce(&state, body)
+      }
       if error.is(.busy) || error.is(.locked) { connection.lockWasHeld = true }
       return .failure(error)
     }
@@ -428,6 +462,9 @@ public final class SQLiteStore: Store, Sendable {
     connection.writes = 0
     return .success((result, connection.path))
   }
+
+  /// What a write throws when the file at the name is no longer the one it has open.
+  static let replaced = SQLiteError(code: .cantOpen, message: "the database was replaced by a fresh one")
 
   /// The file of the open connection, if it is one that can be salvaged (not a stand-in).
   private func salvageablePath(_ state: State) -> String? {
@@ -445,6 +482,8 @@ public final class SQLiteStore: Store, Sendable {
     // connection): closing, SQLite checkpoints and deletes the -wal by its name, which the
     // fresh file's would have by then. If the salvage fails, the next use opens it again.
     state = .waiting
+    // The background checkpoint's connection must be closed too before the files move.
+    for _ in 0..<200 where checkpointing.load(ordering: .acquiring) { usleep(10_000) }
     guard let (rows, aside) = SQLiteStore.salvage(path) else { return false }
     let fresh = SQLiteStore.connect(path: path, now: nil, patience: 15_000)
     fresh.notices.insert(
@@ -460,10 +499,13 @@ public final class SQLiteStore: Store, Sendable {
   /// What opening it found (a damaged file moved aside) is queued as notices.
   private func reopen(_ file: String, in state: inout State) -> Connection? {
     let now = monotonicMilliseconds()
-    guard now - lastReopen.load(ordering: .relaxed) >= 1000 else { return nil }
+    // (The saves at the end are the last chance: no waiting for the second to pass.)
+    guard now - lastReopen.load(ordering: .relaxed) >= 1000 || exiting.load(ordering: .relaxed) else { return nil }
     lastReopen.store(now, ordering: .relaxed)
     let connection = SQLiteStore.connect(path: file, now: nil, patience: 1000)
-    guard connection.cannotSave == nil else { return nil }
+    // A file found unsafe now (a link planted since) gives a store in memory: not a file
+    // that can be saved to.
+    guard connection.cannotSave == nil, connection.path != nil else { return nil }
     state = .open(connection)
     mayHaveNotices.store(true, ordering: .releasing)
     return connection
@@ -487,6 +529,7 @@ public final class SQLiteStore: Store, Sendable {
     guard !checkpointing.exchange(true, ordering: .acquiring) else { return }
     let started = BackgroundThread.start { [self] in
       if let db = try? Database(path, flags: .readWrite) {
+        try? db.keepWALFilesOnClose()
         db.setBusyTimeout(milliseconds: 1000)  // its read of the header may meet a WAL recovery
         _ = try? db.checkpoint(.passive)
       }

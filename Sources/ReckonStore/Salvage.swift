@@ -15,6 +15,15 @@ extension SQLiteStore {
   /// further past it until a readable row is found. The damaged database is read through
   /// `ATTACH` on the fresh one, so the values are copied by SQLite as they are.
   static func salvage(_ path: String) -> (rows: Int, aside: String)? {
+    // Hold the damaged file's write lock from the copy to the move: another Reckon's write
+    // waits, then finds the file moved (its connection checks, holding the lock) and makes
+    // it in the fresh file instead of the one moved aside. A file too damaged to lock is
+    // salvaged all the same.
+    let locker = try? Database(path, flags: .readWrite)
+    try? locker?.keepWALFilesOnClose()
+    locker?.setBusyTimeout(milliseconds: 10_000)
+    let locked = (try? locker?.execute("BEGIN IMMEDIATE")) != nil
+    defer { if locked { try? locker?.execute("ROLLBACK") } }
     let temporary = path + ".salvage-\(getpid())"
     for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
     guard let rows = copyReadable(from: path, into: temporary) else {

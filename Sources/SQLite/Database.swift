@@ -208,6 +208,16 @@ public final class Database {
   /// Rows changed by the last INSERT, UPDATE or DELETE.
   public var changes: Int { Int(sqlite3_changes64(handle)) }
 
+  /// Keeps the -wal and -shm files when this connection closes (SQLite's
+  /// `SQLITE_FCNTL_PERSIST_WAL`), truncating the -wal to nothing if `journal_size_limit` is
+  /// set, instead of deleting them by name: a connection to a file that has since been
+  /// renamed (moved aside) would otherwise delete the files of the one now at its name.
+  public func keepWALFilesOnClose() throws(SQLiteError) {
+    var on: Int32 = 1
+    let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+    guard code == SQLITE_OK else { throw SQLiteError.last(handle, code: code) }
+  }
+
   /// Whether the main database was opened read-only: SQLite opens a file it may not write
   /// read-only without a word, even when asked to open it for writing.
   public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }

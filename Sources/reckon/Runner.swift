@@ -190,7 +190,7 @@ struct Runner {
       case .endOfInput:
         // Ctrl-D inside a mode ends the mode (with its summary), not Reckon.
         if box.session.isInCalculator { break loop }
-        renderer.render(box.session.finish(), prompt: "", location: "", out: &out, err: &err)
+        renderer.render(box.session.finish(endingSession: false), prompt: "", location: "", out: &out, err: &err)
         out.flush()
         err.flush()
       }

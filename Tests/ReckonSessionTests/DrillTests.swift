@@ -214,6 +214,22 @@ import Testing
     #expect(try saved.settings(profile: "ada")["drill"] != nil)
   }
 
+  /// The end of the session tries the file at once, not a second after the last try: what
+  /// was kept is saved if the way was cleared just before the end.
+  @Test func theLastSaveTriesTheFileAtOnce() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-end-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("not a folder".utf8).write(to: folder)
+    let path = folder.path + "/reckon.sqlite"
+    var session = testSession(store: SQLiteStore(path: path))
+    _ = session.handle("drill 5 count 3")
+    _ = session.handle("10")
+    try FileManager.default.removeItem(at: folder)
+    let end = plain(session.finish())
+    #expect(end.first == "saving works again: 2 changes kept since saving failed are saved now", "\(end)")
+    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["5×2"]?.answered == 1)
+  }
+
   /// A review of one fact, missed again and again, ends once it is answered right.
   @Test func aListRoundEndsWhenItsLastMissedFactIsRight() throws {
     let store = SQLiteStore.inMemory()
@@ -440,6 +456,7 @@ final class FailingStore: Store, @unchecked Sendable {
     throw StoreError("the disk is full")
   }
   func saveGameResult(_ result: GameResult) throws(StoreError) { throw StoreError("the disk is full") }
+  func addGameResult(_ result: GameResult) throws(StoreError) { throw StoreError("the disk is full") }
   func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult] { [] }
 }
 
@@ -493,6 +510,10 @@ final class FillingStore: Store, @unchecked Sendable {
   func saveGameResult(_ result: GameResult) throws(StoreError) {
     try check()
     try inner.saveGameResult(result)
+  }
+  func addGameResult(_ result: GameResult) throws(StoreError) {
+    try check()
+    try inner.addGameResult(result)
   }
   func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult] {
     try inner.gameResults(profile: profile, game: game)

@@ -131,3 +131,20 @@ import Testing
     #expect(plain(session.handle("split sqrt(2000) 2")).contains { $0.contains("22.36") })
   }
 }
+
+/// Review findings: results of the same millisecond, and the last save at the end.
+@Suite struct SaveEdgeTests {
+  /// Two personality quizzes finished in the same millisecond are two results (a round key
+  /// of profile, game and start would have made them one).
+  @Test func twoResultsOfTheSameMillisecondAreBothKept() throws {
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    for _ in 0..<2 {
+      _ = session.handle("personality animal")
+      while let quiz = session.mode as? PersonalityMode {
+        _ = session.handle(quiz.question.kind == .multiple ? "none" : "1")
+      }
+    }
+    #expect(try store.personalityResults(profile: "ada").count == 2)
+  }
+}

@@ -15,7 +15,7 @@ extension SQLiteStore {
     try setBack(item: item, profile: profile, mode: mode, to: Leitner.start(at: milliseconds))
   }
 
-  func savePersonality(_ result: PersonalityRecord) throws(StoreError) { try saveGameResult(result.gameResult) }
+  func savePersonality(_ result: PersonalityRecord) throws(StoreError) { try addGameResult(result.gameResult) }
 
   func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) { try saveGameResult(round.gameResult) }
 }

@@ -66,4 +66,25 @@ import Testing
     #expect(end.contains(.note("saving works again: 2 changes kept since saving failed are saved now")), "\(end)")
     #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["6×2"]?.answered == 1)
   }
+
+  /// Ctrl-D at a drill's prompt ends the drill, not the session: the saves after it still
+  /// go on at once under a lock held elsewhere (not the 10 s wait of the session's end).
+  @Test func endingAModeIsNotEndingTheSession() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = folder.path + "/reckon.sqlite"
+    _ = SQLiteStore.open(path: path)
+    let holder = try Database(path)
+    try holder.execute("BEGIN IMMEDIATE")
+    defer { try? holder.execute("ROLLBACK") }
+    var session = Session(
+      clock: ManualClock(), random: SeededRandom(seed: 1), store: SQLiteStore(path: path), profile: "ada")
+    _ = session.handle("drill 6 count 4")
+    _ = session.handle("12")
+    _ = session.finish(endingSession: false)
+    let started = ContinuousClock.now
+    _ = session.handle("drill 7 count 4")
+    _ = session.handle("14")
+    _ = session.handle("21")
+    #expect(ContinuousClock.now - started < .seconds(5))
+  }
 }

@@ -95,3 +95,33 @@ import Testing
     #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["new"]?.answered == 1)
   }
 }
+
+/// Another Reckon with the damaged file open when one salvages it: its next write goes into
+/// the fresh file, not the one moved aside, and it reads the fresh one too.
+@Suite struct SalvageWithAnotherReckonTests {
+  @Test func anotherReckonsNextWriteGoesIntoTheFreshFile() throws {
+    let (folder, path, _) = try SalvageTests.damagedDatabase()
+    defer { _ = folder }
+    let other = SQLiteStore(path: path)
+    other.prepareToSave()  // open, as a Reckon in the middle of a drill has it
+    let salvager = SQLiteStore(path: path)
+    _ = try salvager.itemTotals(profile: "ada", mode: "drill")
+    #expect(salvager.takeNotices().count == 1)
+    try other.record(
+      AnswerRecord(
+        profile: "ada", mode: "drill", item: "after", given: "1", correct: true, milliseconds: 1, answeredAt: 9,
+        day: Day(number: 0)), learn: nil)
+    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["after"]?.answered == 1)
+    let aside = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).first {
+        $0.contains(".corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+      })
+    let inAside =
+      try Database(folder.path + "/" + aside, flags: .readOnly).value(
+        "SELECT count(*) FROM answer WHERE id > ?", SalvageTests.answers) as Int?  // (the rows after the damage)
+    #expect(inAside == 0, "nothing written into the file moved aside")
+    #expect(try other.itemTotals(profile: "ada", mode: "drill")["after"]?.answered == 1)
+    // The fresh file is whole.
+    #expect(try Database(path, flags: .readOnly).value("PRAGMA integrity_check") as String? == "ok")
+  }
+}

@@ -6,6 +6,10 @@ public protocol GameResultStore {
   /// profile, game and `startedAt`): a round saved after every move keeps its score if it
   /// is left in the middle.
   func saveGameResult(_ result: GameResult) throws(StoreError)
+  /// Saves a finished round as a new row, whatever else was saved: for games whose rounds
+  /// are saved once, at their end (a personality result), where two of the same millisecond
+  /// are two results.
+  func addGameResult(_ result: GameResult) throws(StoreError)
   /// A profile's rounds of a game, oldest first.
   func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult]
 }
