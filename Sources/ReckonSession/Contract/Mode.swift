@@ -39,6 +39,12 @@ public enum ModeStep: Sendable {
     case .stay(let r), .leave(let r), .enter(_, let r): r
     }
   }
+
+  /// A mode's answer to a line or a tick, as its own code gives it: the reply, and whether
+  /// the mode is over (`.leave`) or goes on (`.stay`).
+  public static func after(_ outcome: (reply: Reply, done: Bool)) -> ModeStep {
+    outcome.done ? .leave(outcome.reply) : .stay(outcome.reply)
+  }
 }
 
 /// How the prompt loop (the executable) treats a mode's lines and its prompt.

@@ -298,13 +298,11 @@ public struct AnagramMode: Sendable {
 
 extension AnagramMode: Mode {
   public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
-    let (reply, done) = respond(line, in: &state)
-    return done ? .leave(reply) : .stay(reply)
+    return .after(respond(line, in: &state))
   }
 
   public mutating func tick(in state: inout SessionState) -> ModeStep {
-    let (reply, done) = timePassed(in: &state)
-    return done ? .leave(reply) : .stay(reply)
+    return .after(timePassed(in: &state))
   }
 
   public mutating func finish(in state: inout SessionState) -> Reply { Reply(summary(in: &state)) }

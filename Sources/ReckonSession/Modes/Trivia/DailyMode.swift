@@ -173,13 +173,11 @@ public struct DailyMode: Sendable {
 
 extension DailyMode: Mode {
   public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
-    let (reply, done) = respond(line, in: &state)
-    return done ? .leave(reply) : .stay(reply)
+    return .after(respond(line, in: &state))
   }
 
   public mutating func tick(in state: inout SessionState) -> ModeStep {
-    let (reply, done) = timePassed(in: &state)
-    return done ? .leave(reply) : .stay(reply)
+    return .after(timePassed(in: &state))
   }
 
   public mutating func finish(in state: inout SessionState) -> Reply { Reply(leave(in: &state)) }

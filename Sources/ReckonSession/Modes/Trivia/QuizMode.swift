@@ -164,8 +164,7 @@ extension QuizMode: Mode {
   public func prompt(at now: Int64) -> String { prompt }
 
   public mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
-    let (reply, done) = respond(line, in: &state)
-    return done ? .leave(reply) : .stay(reply)
+    return .after(respond(line, in: &state))
   }
 
   public mutating func finish(in state: inout SessionState) -> Reply {
