@@ -165,6 +165,15 @@ struct SplitCommand: Command {
         "split takes an amount and the number of people, not '\(word)'", at: last.span,
         hint: word == "round" ? "rounding up is tip's: tip 100 18% round split 3" : usage)
     }
+    if tokens.count >= 2, tokens[tokens.endIndex - 2].kind == .name,
+      case let between = list.text(of: tokens[tokens.endIndex - 2]),
+      SplitCommand.joiningWords.contains(between.lowercased()), state.environment.variables[between] == nil
+    {
+      // "split 120 by 3": a word between the amount and the number of people.
+      throw Diagnostic(
+        "split takes the amount, then the number of people, with nothing between them: not '\(between)'",
+        at: tokens[tokens.endIndex - 2].span, hint: usage)
+    }
     if tokens.count >= 2, [.minus].contains(tokens[tokens.endIndex - 2].kind),
       tokens[tokens.endIndex - 2].span.end == last.span.start,
       tokens.count == 2 || tokens[tokens.endIndex - 3].span.end < tokens[tokens.endIndex - 2].span.start
@@ -188,6 +197,9 @@ struct SplitCommand: Command {
     }
     isAnswer = tokens.isEmpty
   }
+
+  /// Words people put between the amount and the number of people.
+  static let joiningWords: Set = ["by", "between", "among", "amongst", "into", "in", "for", "with", "over", "per"]
 
   func run(in state: inout SessionState) -> ModeStep {
     let split = Split(amount: amount, ways: ways)
