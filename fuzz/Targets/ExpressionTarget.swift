@@ -55,14 +55,7 @@ enum ExpressionTarget {
   static func convert(_ value: Value, _ conversion: Conversion, line: String) {
     var formatter = NumberFormatter()
     formatter.maxExactPlaces = digitLimit
-    let converted: Converted
-    switch conversion.target {
-    case .fraction: converted = formatter.fraction(value)
-    case .percent: converted = .text(formatter.percent(value))
-    case .hex, .oct, .bin, .base:
-      let (radix, prefix) = conversion.target.radix!
-      converted = formatter.inBase(value, radix: radix, prefix: prefix)
-    }
+    let converted = formatter.converted(value, to: conversion.target)
     switch converted {
     case .refused(let why, _):
       require(!why.isEmpty, "an empty refusal for \(line.debugDescription)")

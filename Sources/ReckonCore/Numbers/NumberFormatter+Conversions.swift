@@ -6,6 +6,17 @@ public enum Converted: Sendable, Equatable {
 }
 
 extension NumberFormatter {
+  /// `value` as a line's `to …` asks for it: a fraction, a percentage, or another base.
+  public func converted(_ value: Value, to target: Conversion.Target) -> Converted {
+    switch target {
+    case .fraction: return fraction(value)
+    case .percent: return .text(percent(value))
+    case .hex, .oct, .bin, .base:
+      let (radix, prefix) = target.radix!
+      return inBase(value, radix: radix, prefix: prefix)
+    }
+  }
+
   // MARK: Other bases
 
   /// The most zeros written between the point and the first digit of a number in another base

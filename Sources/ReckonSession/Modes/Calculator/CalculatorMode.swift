@@ -102,16 +102,7 @@ public struct CalculatorMode: Sendable {
   {
     guard let conversion else { return state.textReadingSettings(of: value) }
     state.readSettings()
-    let formatter = state.formatter
-    let converted: Converted
-    switch conversion.target {
-    case .fraction: converted = formatter.fraction(value)
-    case .percent: converted = .text(formatter.percent(value))
-    case .hex, .oct, .bin, .base:
-      let (radix, prefix) = conversion.target.radix!
-      converted = formatter.inBase(value, radix: radix, prefix: prefix)
-    }
-    switch converted {
+    switch state.formatter.converted(value, to: conversion.target) {
     case .text(let text): return text
     case .refused(let why, let hint): throw Diagnostic(why, at: conversion.span, hint: hint)
     }
