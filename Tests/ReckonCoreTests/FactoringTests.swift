@@ -52,4 +52,45 @@ import Testing
     #expect(result.factors.isEmpty)
     #expect(result.unfactored == [p * q])
   }
+
+  /// A part trial division leaves of more than 10,000 bits is neither tested nor searched (its
+  /// primality test alone would take seconds): it is given back as untested, with the small
+  /// primes found before it.
+  @Test func aPartTooLargeToSearchIsGivenBackUntested() {
+    // 10^5000 + 1 = 17 × (a 4,999-digit number with no factor below 10,000; Python's sympy
+    // finds 17 the same way).
+    let n = BigInteger.power(10, 5000) + 1
+    let result = Factoring.factor(
+      n,
+      stop: {
+        Issue.record("searched a part it should not"); return true
+      })
+    #expect(result.factors.map(\.prime) == [BigInteger(17)])
+    #expect(result.untested == [n / 17])
+    #expect(result.unfactored.isEmpty)
+  }
+
+  /// A prime found millions of times is one entry with its exponent (2^3,321,900 made as many
+  /// entries, then sorted them: 2.2 s).
+  @Test func aHugePowerOfTwoIsOneEntry() {
+    let result = Factoring.factor(BigInteger.one << 3_321_900)
+    #expect(result.factors.count == 1)
+    #expect(result.factors.first?.prime == 2 && result.factors.first?.exponent == 3_321_900)
+  }
+
+  /// The search stops when the caller's check says so (its deadline): what is left is given
+  /// back composite, and the check was asked.
+  @Test func theSearchStopsWhenAsked() {
+    let p = BigInteger(decimal: "59649589127497217")!
+    let q = BigInteger(decimal: "5704689200685129054721")!
+    var asked = 0
+    let result = Factoring.factor(
+      p * p * q * q,
+      stop: {
+        asked += 1; return asked > 3
+      })
+    #expect(asked > 3)
+    #expect(result.factors.isEmpty)
+    #expect(result.unfactored == [p * q, p * q])
+  }
 }

@@ -212,6 +212,8 @@ public struct BigInteger: Sendable {
   /// `self` with every factor `f` taken out, and how many there were (`self` ≠ 0, f ≥ 2).
   public func removingFactor(_ f: UInt64) -> (rest: BigInteger, count: Int) {
     precondition(!isZero && f >= 2)
+    // Most trial divisors do not divide: telling that costs no copy of a large number.
+    if __gmpz_divisible_ui_p(pointer, UInt(f)) == 0 { return (self, 0) }
     let rest = MPZ()
     let factor = MPZ()
     __gmpz_set_ui(factor.pointer, UInt(f))

@@ -2,72 +2,89 @@ import CGMP
 
 /// Prime factors of a whole number, as far as can be found at once: trial division by the
 /// small primes, then Pollard's rho (Brent's variant) on what is left, with a budget of
-/// steps. A part that stays composite when the budget runs out is given back as it is.
+/// steps and a check the caller makes a deadline of. A part that stays composite when the
+/// budget runs out is given back as it is; so is a part too large to be searched at all.
 public enum Factoring {
   public struct Result: Sendable, Equatable {
     /// The primes found, smallest first, each with its exponent.
     public var factors: [(prime: BigInteger, exponent: Int)]
     /// Composite parts no factor of which was found within the budget.
     public var unfactored: [BigInteger]
+    /// Parts left by trial division that are too large to test or search
+    /// (`maxSearchedBits`): whether they are prime is not known.
+    public var untested: [BigInteger] = []
 
     public static func == (a: Result, b: Result) -> Bool {
       a.factors.map(\.prime) == b.factors.map(\.prime) && a.factors.map(\.exponent) == b.factors.map(\.exponent)
-        && a.unfactored == b.unfactored
+        && a.unfactored == b.unfactored && a.untested == b.untested
     }
   }
 
   /// Trial division goes up to this.
   public static let trialLimit: UInt64 = 10_000
-  /// Pollard's rho takes at most this many steps for the whole number.
+  /// Pollard's rho takes at most this many steps for the whole number (the caller's
+  /// deadline, half a second at the prompt, usually comes first).
   public static let defaultBudget = 3_000_000
+  /// Parts wider than this (3,010 digits) are neither tested nor searched: GMP's Baillie–PSW
+  /// test alone takes about half a second at this size, and grows with the cube of it
+  /// (3.3 s at 6,500 digits). `isprime` has the same limit.
+  public static let maxSearchedBits = 10_000
 
   /// The factors of |n| (n ≠ 0). `stop` is asked now and then (Ctrl-C); a stop gives back what
   /// is left as unfactored.
   public static func factor(_ n: BigInteger, budget: Int = defaultBudget, stop: () -> Bool = { false }) -> Result {
     precondition(!n.isZero)
     var rest = n.magnitude
-    var found: [BigInteger] = []
+    // Each prime with how many times it was found (2^3,321,900 is one entry, not millions).
+    var found: [(prime: BigInteger, exponent: Int)] = []
     // Trial division: 2, 3, then 6k ± 1.
     var d: UInt64 = 2
     while d <= trialLimit && rest != 1 {
       let (quotient, count) = rest.removingFactor(d)
       if count > 0 {
-        found += Array(repeating: BigInteger(d), count: count)
+        found.append((BigInteger(d), count))
         rest = quotient
       }
       d = d < 5 ? (d == 2 ? 3 : 5) : (d % 6 == 5 ? d + 2 : d + 4)
     }
     var unfactored: [BigInteger] = []
-    var pending = rest == 1 ? [] : [rest]
+    // Parts still to split, each with how many times it divides n.
+    var pending: [(part: BigInteger, times: Int)] = rest == 1 ? [] : [(rest, 1)]
     var steps = budget
-    while let m = pending.popLast() {
+    var untested: [BigInteger] = []
+    while let (m, times) = pending.popLast() {
       // Below trialLimit² anything left is prime; above, GMP's Baillie–PSW test decides.
+      if m.bitWidth > maxSearchedBits {
+        untested += Array(repeating: m, count: times)
+        continue
+      }
       if m.bitWidth <= 26 || m.isProbablyPrime {
-        found.append(m)
+        found.append((m, times))
         continue
       }
       // A perfect power (p², p³…) is its root that many times: rho finds such a p slowly.
       if let (root, k) = perfectPower(m) {
-        pending += Array(repeating: root, count: k)
+        pending.append((root, times * k))
         continue
       }
-      if let divisor = rho(m, steps: &steps, stop: stop) {
-        pending.append(divisor)
-        pending.append(m.dividedExactly(by: divisor))
+      if steps > 0, !stop(), let divisor = rho(m, steps: &steps, stop: stop) {
+        pending.append((divisor, times))
+        pending.append((m.dividedExactly(by: divisor), times))
       } else {
-        unfactored.append(m)
+        // At most 5,000 times (a square of 5,000 bits at the most).
+        unfactored += Array(repeating: m, count: times)
       }
     }
-    found.sort()
+    found.sort { $0.prime < $1.prime }
     var factors: [(prime: BigInteger, exponent: Int)] = []
-    for p in found {
+    for (p, exponent) in found {
       if let last = factors.last, last.prime == p {
-        factors[factors.count - 1].exponent += 1
+        factors[factors.count - 1].exponent += exponent
       } else {
-        factors.append((p, 1))
+        factors.append((p, exponent))
       }
     }
-    return Result(factors: factors, unfactored: unfactored.sorted())
+    return Result(factors: factors, unfactored: unfactored.sorted(), untested: untested)
   }
 
   /// (r, k) with r^k = n for the largest such k ≥ 2, or nil when n is no perfect power.
