@@ -116,18 +116,31 @@ import Testing
   }
 }
 
-/// Money commands keep to the session's digit limit, as expressions do (the fuzzer lowers it:
+/// Money ends below 10^15 of a currency's units: larger amounts, exact or approximate, are
+/// refused before anything is worked out (`tip 10^999999` took 9.5 s and printed 11 MB, and
 /// `tip 100000!*2` took seconds to round an approximation of 456,574 digits to the cent).
 @Suite struct MoneyLimitTests {
-  @Test func anApproximateAmountPastTheDigitLimitIsRefused() {
+  @Test(arguments: [
+    "tip 100000!*2", "split 100000!*2 3", "tip 10^999999", "tip 10^999999 20%", "split 10^15 2",
+    "tip sqrt(2)*10^15 18%", "tip 999999999999999.995", "split -10^20 2",
+  ])
+  func anAmountFromTenToTheFifteenIsRefused(line: String) {
     var session = testSession()
     session.state.digitLimit = 2_000
-    for line in ["tip 100000!*2", "split 100000!*2 3"] {
-      #expect(
-        plain(session.handle(line)).first?.hasSuffix(": the amount is too large to round to the cent") == true,
-        "\(plain(session.handle(line)))")
-    }
-    // Within the limit, an approximation is rounded to the cent as before.
+    let reply = plain(session.handle(line))
+    #expect(
+      reply.first?.contains("the amount is too large to be money: amounts go up to 999999999999999.99") == true,
+      "\(reply)")
+  }
+
+  @Test func amountsJustBelowTheLimitAreWorkedOutToTheCent() {
+    var session = testSession()
+    // 999,999,999,999,999.99 × 20% = 199,999,999,999,999.998, which rounds up to the cent.
+    #expect(
+      plain(session.handle("tip 999999999999999.99 20%"))
+        == ["tip 200000000000000.00  total 1199999999999999.99"])
+    #expect(plain(session.handle("split 999999999999999.99 3")).first?.contains("333333333333333.33") == true)
+    // An approximation is rounded to the cent as before.
     #expect(plain(session.handle("split sqrt(2000) 2")).contains { $0.contains("22.36") })
   }
 }

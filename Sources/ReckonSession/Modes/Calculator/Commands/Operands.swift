@@ -37,17 +37,30 @@ enum Operands {
   }
 
   /// Money is exact: an approximation (`tip sqrt(2000)`) is rounded to the cent first, from
-  /// as many of its digits as that takes, and no more than the session's digit limit allows
-  /// (an approximate amount of 456,574 digits, `tip 100000!*2` with a lower limit, is refused
-  /// rather than worked out to the cent).
+  /// as many of its digits as that takes. Amounts from 10^15 up (a thousand trillion of any
+  /// currency: more than the world's yearly output in dollars or euros, and as far as
+  /// amounts of money need to go) are refused rather than worked out to the cent (`tip
+  /// 10^999999` took 9.5 s and printed 11 MB).
   static func exactAmount(_ value: Value, at span: SourceSpan, in state: SessionState) throws(Diagnostic) -> Rational {
-    if case .exact(let r) = value { return r }
     guard value.isNumber else { throw Diagnostic("the amount must be a number, not true or false", at: span) }
-    switch value.real.exactly(maxBits: state.digitLimit * 3, { $0.rounded(places: 2) }) {
-    case .value(let cents): return cents
-    case .tooLarge: throw Diagnostic("the amount is too large to round to the cent", at: span)
-    case .undecided: throw Diagnostic("the amount is too close to half a cent to round it", at: span)
+    let amount: Rational
+    if case .exact(let r) = value {
+      amount = r
+    } else {
+      switch value.real.exactly(maxBits: Money.limitBits, { $0.rounded(places: 2) }) {
+      case .value(let cents): amount = cents
+      case .tooLarge: throw tooMuch(at: span)
+      case .undecided: throw Diagnostic("the amount is too close to half a cent to round it", at: span)
+      }
     }
+    guard Money.isWithinLimit(amount) else { throw tooMuch(at: span) }
+    return amount
+  }
+
+  static func tooMuch(at span: SourceSpan) -> Diagnostic {
+    Diagnostic(
+      "the amount is too large to be money: amounts go up to \(Money.format(cents: Money.limitCents - 1))",
+      at: span, hint: "that is 10^15 (a thousand trillion) of any currency, less a cent")
   }
 
   /// Whether a token can end an operand (a number, a name, a closing parenthesis), so that a

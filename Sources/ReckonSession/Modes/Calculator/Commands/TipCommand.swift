@@ -36,6 +36,13 @@ struct TipCommand: Command {
         tokens.removeLast()
       } else if list.isName(last, "split") {
         throw Diagnostic("split needs the number of people", at: last.span, hint: "for example: tip 50 18% split 3")
+      } else if tokens.count >= 3, list.isName(tokens[tokens.endIndex - 3], "split"),
+        tokens[tokens.endIndex - 2].kind == .minus, last.kind == .number
+      {
+        // "tip 50 18% split -2"
+        throw Diagnostic(
+          "the number of people must be a whole number from 1 to 1,000,000",
+          at: tokens[tokens.endIndex - 2].span.union(last.span), hint: "for example: tip 50 18% split 3")
       } else if tokens.count >= 2, list.isName(tokens[tokens.endIndex - 2], "split") {
         ways = try Operands.count(last, in: list, what: "the number of people", range: 1...1_000_000)
         optionSpan = tokens[tokens.endIndex - 2].span
@@ -64,7 +71,8 @@ struct TipCommand: Command {
     try TipCommand.checkAmount(tokens, in: list, hasPercent: percent != nil)
     let end = Token(.end, SourceSpan(tokens.last?.span.end ?? offset, tokens.last?.span.end ?? offset))
     let amountValue = try Operands.value(list.with(tokens + [end]), orAnswerFor: "tip", at: offset, in: state)
-    let amount = try Operands.exactAmount(amountValue, at: end.span, in: state)
+    let amountSpan = tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span
+    let amount = try Operands.exactAmount(amountValue, at: amountSpan, in: state)
     guard !amount.isNegative && !amount.isZero else {
       throw Diagnostic(
         "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
@@ -162,7 +170,7 @@ struct SplitCommand: Command {
     {
       // "split 100 3 round": words after the number of people.
       throw Diagnostic(
-        "split takes an amount and the number of people, not '\(word)'", at: last.span,
+        "split takes an amount and the number of people, not \(Diagnostic.quoted(word))", at: last.span,
         hint: word == "round" ? "rounding up is tip's: tip 100 18% round split 3" : usage)
     }
     if tokens.count >= 2, tokens[tokens.endIndex - 2].kind == .name,
@@ -171,7 +179,7 @@ struct SplitCommand: Command {
     {
       // "split 120 by 3": a word between the amount and the number of people.
       throw Diagnostic(
-        "split takes the amount, then the number of people, with nothing between them: not '\(between)'",
+        "split takes the amount, then the number of people, with nothing between them: not \(Diagnostic.quoted(between))",
         at: tokens[tokens.endIndex - 2].span, hint: usage)
     }
     if tokens.count >= 2, [.minus].contains(tokens[tokens.endIndex - 2].kind),
@@ -190,7 +198,8 @@ struct SplitCommand: Command {
     tokens.removeLast()
     let end = Token(.end, SourceSpan(last.span.start, last.span.start))
     amount = try Operands.exactAmount(
-      Operands.value(list.with(tokens + [end]), orAnswerFor: "split", at: offset, in: state), at: end.span, in: state)
+      Operands.value(list.with(tokens + [end]), orAnswerFor: "split", at: offset, in: state),
+      at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span, in: state)
     guard !amount.isNegative && !amount.isZero else {
       throw Diagnostic(
         "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
