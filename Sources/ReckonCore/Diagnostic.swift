@@ -14,6 +14,21 @@ public struct Diagnostic: Error, Sendable, Hashable {
     self.details = details
   }
 
+  /// A name or word from the input as a message quotes it: `'x2'`, and one of more than 40
+  /// characters cut in the middle with its length (`'aaaaaaaaaaaaaaaaaaaa…aaaaaaaaaaaaaaaaaaaa'
+  /// (65,000 characters)`), so that a pasted page is not repeated in full.
+  public static func quoted(_ text: String) -> String {
+    let count = text.unicodeScalars.count
+    guard count > 40 else { return "'\(text)'" }
+    let scalars = text.unicodeScalars
+    let start = String(String.UnicodeScalarView(scalars.prefix(20)))
+    let end = String(String.UnicodeScalarView(scalars.suffix(20)))
+    return "'\(start)…\(end)' (\(count.grouped) characters)"
+  }
+
+  /// Whether `quoted` cuts the text.
+  public static func isLong(_ text: String) -> Bool { text.unicodeScalars.count > 40 }
+
   /// The 1-based column where the error points.
   public var column: Int { span.column }
 

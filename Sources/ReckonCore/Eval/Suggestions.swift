@@ -3,14 +3,21 @@ public enum Suggestions {
   /// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
   public static func closest(to name: String, in candidates: [String]) -> String? {
     // A difference of case only is always worth pointing out (SQRT, PI).
-    if let same = candidates.first(where: { $0 != name && $0.lowercased() == name.lowercased() }) { return same }
+    let length = name.count
+    let folded = name.lowercased()
+    if let same = candidates.first(where: { $0 != name && $0.count == length && $0.lowercased() == folded }) {
+      return same
+    }
     // One- and two-letter names are too short to guess at.
-    guard name.count >= 3 else { return nil }
-    let limit = name.count <= 4 ? 1 : 2
+    guard length >= 3 else { return nil }
+    let limit = length <= 4 ? 1 : 2
     // The nearest; between equals, the one that shares the longest start with the name
     // (pii: pi, not phi), then the first in order.
     var best: (candidate: String, distance: Int, prefix: Int)?
-    for candidate in candidates.sorted() where candidate != name {
+    // The distance is at least the difference in length: a candidate further off than the
+    // limit that way is not measured (a pasted 65,000-letter name took 1.6 s, every
+    // candidate measured against all of it).
+    for candidate in candidates.sorted() where candidate != name && abs(candidate.count - length) <= limit {
       let d = distance(name, candidate)
       let prefix = zip(name, candidate).prefix { $0 == $1 }.count
       guard d <= limit else { continue }

@@ -54,7 +54,7 @@ public struct CalculatorMode: Sendable {
       let guess = Suggestions.closest(to: word, in: Array(Commands.words)), let command = Commands.named(guess)
     else { return nil }
     return Diagnostic(
-      "unknown command '\(word)' — did you mean '\(guess)'?", at: SourceSpan(start, end),
+      "unknown command \(Diagnostic.quoted(word)) — did you mean '\(guess)'?", at: SourceSpan(start, end),
       hint: "\(command.help.usage): \(command.help.summary)")
   }
 

@@ -1,3 +1,5 @@
+import ReckonCore
+
 /// What a drill asks: which tables, up to which operand, in which order, how many.
 public struct DrillOptions: Sendable, Hashable {
   public var tables: [Int] = Array(2...9)
@@ -145,7 +147,7 @@ public struct DrillOptions: Sendable, Hashable {
       }
       return Array(lo...hi)
     }
-    throw DrillOptionError(message: "unknown drill option '\(word)'", wordIndex: index)
+    throw DrillOptionError(message: "unknown drill option \(Diagnostic.quoted(word))", wordIndex: index)
   }
 
   /// The options as `drill` arguments (`2-9 max 12 order endless ×`, `3-5,8 max 12 …`): how

@@ -77,7 +77,7 @@ struct QuizOptions: Sendable, Hashable {
       } else {
         hint = "quiz categories lists them: " + names.prefix(8).joined(separator: ", ")
       }
-      throw Diagnostic("no category '\(name)'", at: span, hint: hint)
+      throw Diagnostic("no category \(Diagnostic.quoted(name))", at: span, hint: hint)
     }
     throw Diagnostic("'\(name)' could be \(matches.joined(separator: " or "))", at: span, hint: "type more of the name")
   }

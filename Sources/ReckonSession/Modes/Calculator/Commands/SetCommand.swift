@@ -60,6 +60,13 @@ struct SetCommand: Command {
     }
     switch what {
     case "digits":
+      if tokens.count == 4, tokens[1].kind == .minus, tokens[2].kind == .number {
+        // "set digits -1": a number, but not one of those allowed.
+        let range = Settings.digitsRange
+        throw Diagnostic(
+          "digits must be a whole number from \(range.lowerBound) to \(range.upperBound.grouped)",
+          at: tokens[1].span.union(tokens[2].span), hint: "for example: set digits 20")
+      }
       guard tokens.count == 3 else {
         throw Diagnostic(
           "set digits takes one number", at: tokens[min(1, tokens.count - 1)].span, hint: "for example: set digits 20")
@@ -100,7 +107,7 @@ struct SetCommand: Command {
       change = .separators(word == "on")
     default:
       let guess = Suggestions.closest(to: what, in: SetCommand.settingNames).map { "; did you mean '\($0)'?" } ?? ""
-      throw Diagnostic("unknown setting '\(what)'\(guess)", at: tokens[0].span, hint: settingsHint)
+      throw Diagnostic("unknown setting \(Diagnostic.quoted(what))\(guess)", at: tokens[0].span, hint: settingsHint)
     }
   }
 
@@ -166,7 +173,7 @@ struct SetCommand: Command {
       next = 3
     default:
       let guess = Suggestions.closest(to: name, in: styleNames).map { "; did you mean '\($0)'?" } ?? ""
-      throw Diagnostic("unknown format '\(name)'\(guess)", at: word.span, hint: usage)
+      throw Diagnostic("unknown format \(Diagnostic.quoted(name))\(guess)", at: word.span, hint: usage)
     }
     guard tokens[next].kind == .end else {
       throw Diagnostic(
