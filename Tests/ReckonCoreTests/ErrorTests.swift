@@ -118,6 +118,34 @@ import Testing
     ),
     (String(repeating: "-", count: 5000) + "1", 1001, "nested too deeply (more than 1000 levels)"),
     (String(repeating: "2^", count: 5000) + "2", 2002, "nested too deeply (more than 1000 levels)"),
+    // A value of which no digit can be worked out is an error, not "≈ ?" (issue 25).
+    (
+      "(1+10^-30000)^(10^30000)", 2,
+      "no digit of the result can be worked out: somewhere on the way it loses more precision than Reckon "
+        + "works with (about 19,680 digits)"
+    ),
+    // Domains are decided from x itself, exactly where x is exact: the old test squared x,
+    // and a wide x passed the digit limit (atanh(1 − 10^-999999) "was outside").
+    ("atanh(1+10^-999999)", 7, "atanh is defined from -1 to 1 only, the ends left out"),
+    ("atanh(sqrt(2))", 7, "atanh is defined from -1 to 1 only, the ends left out"),
+    ("asin(-sqrt(2))", 6, "asin is defined from -1 to 1 only"),
+    ("acos(1 + 10^-999999)", 6, "acos is defined from -1 to 1 only"),
+    (
+      "atanh(sqrt(2)^2/2)", 7,
+      "atanh is defined from -1 to 1 only, the ends left out, and this is too close to 1 to tell which side it is on"
+    ),
+    ("shl(-1, 10^100)", 1, "the result would have more than 1,000,000 digits"),
+    ("shl(1, -1)", 8, "shl shifts by a whole number of bits ≥ 0"),
+    // A long unknown name is cut in the message (and found unknown in linear time).
+    (
+      String(repeating: "a", count: 65_000), 1,
+      "unknown name 'aaaaaaaaaaaaaaaaaaaa…aaaaaaaaaaaaaaaaaaaa' (65,000 characters)"
+    ),
+    (
+      String(repeating: "b", count: 41) + "(1)", 1,
+      "unknown function 'bbbbbbbbbbbbbbbbbbbb…bbbbbbbbbbbbbbbbbbbb' (41 characters)"
+    ),
+    ("sqrr(2)", 1, "unknown function 'sqrr'; did you mean 'sqrt'?"),
   ]
 
   @Test(arguments: cases)

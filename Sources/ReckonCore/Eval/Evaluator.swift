@@ -10,6 +10,12 @@ public struct Evaluator: Sendable {
   /// another limit: the fuzzer explores with a smaller one, which costs less time per input).
   public static let maxDigits = 1_000_000
 
+  /// An approximation is rounded to an exact whole number (`floor`, `round`, `idiv`) up to
+  /// 2^this, about 315,000 digits: it takes π (say) to that many bits, 0.2 s, and the time
+  /// grows faster than the size (`floor(10^999999*pi)`, at the digit limit, took 1.7 s).
+  /// Past it, as past the digit limit, the value stays an approximation.
+  public static let maxRoundingBits = 1 << 20
+
   /// This evaluator's limit on digits, and the same in bits.
   public let digitLimit: Int
   let maxBits: Int
@@ -23,8 +29,27 @@ public struct Evaluator: Sendable {
     maxBits = Int((Double(digitLimit) * 3.321928094887362).rounded(.down))
   }
 
-  /// Evaluates `expr`; errors carry the place of the operator or name at fault.
+  /// Evaluates `expr`; errors carry the place of the operator or name at fault. A result of
+  /// which not one digit can be worked out is an error too (`knowable`), never "≈ ?".
   public func evaluate(_ expr: Expr, in env: Environment) throws(Diagnostic) -> Value {
+    let result = try value(of: expr, in: env)
+    try knowable(result, at: expr.span)
+    return result
+  }
+
+  /// Refuses an approximation of which no digit can be worked out within the precision
+  /// bound (`Real.precisionCap`): printed, it could only be "≈ ?", and as `ans` or a
+  /// variable it would be no number at all. (A value known to lie near 0 is an answer.)
+  public func knowable(_ value: Value, at span: SourceSpan) throws(Diagnostic) {
+    guard case .approx(let x) = value, x.digits(3) == .unknown else { return }
+    throw Diagnostic(
+      "no digit of the result can be worked out: somewhere on the way it loses more precision than Reckon "
+        + "works with (about \((x.precisionCap(from: 64) * 3 / 10).grouped) digits)", at: span,
+      hint: "this happens when nearly equal huge numbers are subtracted, or a tiny difference is magnified")
+  }
+
+  /// Evaluates one node of an expression (and what is under it).
+  func value(of expr: Expr, in env: Environment) throws(Diagnostic) -> Value {
     if interruption.isRequested { throw Interruption.diagnostic(at: expr.span) }
     switch expr {
     case .number(let r, let span):
@@ -35,26 +60,26 @@ public struct Evaluator: Sendable {
     case .call(let name, let nameSpan, let arguments, let span):
       return try call(name, nameSpan: nameSpan, arguments: arguments, span: span, in: env)
     case .negate(let inner, let span):
-      return negate(try number(evaluate(inner, in: env), at: span))
+      return negate(try number(value(of: inner, in: env), at: span))
     case .power(let base, let exponent, let span):
       return try power(
-        number(evaluate(base, in: env), at: span), number(evaluate(exponent, in: env), at: span), at: span)
+        number(value(of: base, in: env), at: span), number(value(of: exponent, in: env), at: span), at: span)
     case .factorial(let inner, let span):
-      return try factorial(number(evaluate(inner, in: env), at: span), at: span)
+      return try factorial(number(value(of: inner, in: env), at: span), at: span)
     case .percent(let inner, let span):
-      return try divide(number(evaluate(inner, in: env), at: span), .exact(100), at: span)
+      return try divide(number(value(of: inner, in: env), at: span), .exact(100), at: span)
     case .chain(let first, let links):
-      var left = try evaluate(first, in: env)
+      var left = try value(of: first, in: env)
       var previous = first
       for link in links {
-        let right = try evaluate(link.operand, in: env)
+        let right = try value(of: link.operand, in: env)
         left = try apply(
           link, number(left, at: link.operatorSpan), number(right, at: link.operatorSpan), leftExpr: previous)
         previous = link.operand
       }
       return left
     case .comparison(let a, let comparison, let b, let span):
-      let (x, y) = (try number(evaluate(a, in: env), at: span), try number(evaluate(b, in: env), at: span))
+      let (x, y) = (try number(value(of: a, in: env), at: span), try number(value(of: b, in: env), at: span))
       let equality = comparison == .equal || comparison == .notEqual
       return .truth(comparison.holds(try compare(x, y, at: span, equality: equality)))
     }
@@ -74,6 +99,7 @@ public struct Evaluator: Sendable {
   public func compare(_ a: Value, _ b: Value, at span: SourceSpan, equality: Bool = false) throws(Diagnostic) -> Int {
     if case .exact(let x) = a, case .exact(let y) = b { return x < y ? -1 : x == y ? 0 : 1 }
     if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d { return x < y ? -1 : x == y ? 0 : 1 }
+    if case .approx(let x) = a, case .approx(let y) = b, x.isSameRecipe(as: y) { return 0 }
     guard let sign = (a.real - b.real).sign else {
       throw Diagnostic(
         "cannot tell \(equality ? "whether they are equal" : "which is larger"): they agree to every digit that "
@@ -102,8 +128,8 @@ public struct Evaluator: Sendable {
     let known = Array(env.variables.keys) + Builtins.constantNames + Builtins.functionNames + ["ans"]
     let guess = Suggestions.closest(to: name, in: known)
     throw Diagnostic(
-      "unknown name '\(name)'" + (guess.map { "; did you mean '\($0)'?" } ?? ""), at: span,
-      hint: "define it first, for example \(name) = 5")
+      "unknown name \(Diagnostic.quoted(name))" + (guess.map { "; did you mean '\($0)'?" } ?? ""), at: span,
+      hint: "define it first, for example \(Diagnostic.isLong(name) ? "x" : name) = 5")
   }
 
   func call(
@@ -113,13 +139,13 @@ public struct Evaluator: Sendable {
       // A variable or constant followed by "(": implicit multiplication, x(2) = x·2.
       if Environment.answerNames.contains(name) || env.variables[name] != nil || Builtins.constants[name] != nil {
         guard arguments.count == 1 else {
-          throw Diagnostic("\(name) is not a function", at: nameSpan, hint: "write * to multiply")
+          throw Diagnostic("\(Diagnostic.quoted(name)) is not a function", at: nameSpan, hint: "write * to multiply")
         }
-        return try multiply(lookUp(name, at: nameSpan, in: env), evaluate(arguments[0], in: env), at: nameSpan)
+        return try multiply(lookUp(name, at: nameSpan, in: env), value(of: arguments[0], in: env), at: nameSpan)
       }
       let guess = Suggestions.closest(to: name, in: Builtins.functionNames)
       throw Diagnostic(
-        "unknown function '\(name)'" + (guess.map { "; did you mean '\($0)'?" } ?? ""), at: nameSpan,
+        "unknown function \(Diagnostic.quoted(name))" + (guess.map { "; did you mean '\($0)'?" } ?? ""), at: nameSpan,
         hint: "type 'help functions' for the list")
     }
     guard function.arity.contains(arguments.count) else {
@@ -131,7 +157,7 @@ public struct Evaluator: Sendable {
         "\(name) takes \(expected), not \(arguments.count)", at: span, hint: "usage: \(function.usage)")
     }
     var values: [Value] = []
-    for argument in arguments { values.append(try number(evaluate(argument, in: env), at: argument.span)) }
+    for argument in arguments { values.append(try number(value(of: argument, in: env), at: argument.span)) }
     return try Functions.apply(name, values, arguments: arguments, nameSpan: nameSpan, evaluator: self)
   }
 
@@ -179,6 +205,9 @@ public struct Evaluator: Sendable {
     } else if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d {
       // 2π + 3π is 5π; π − π is 0.
       if fits(Rational.sumBitWidthBound(x, y)) { return .product(x + y, c) }
+    } else if case .approx(let x) = a, case .approx(let y) = b, x.isNegation(of: y) {
+      // x − x is 0 exactly, though no enclosure of it could show more than "near 0".
+      return .exact(.zero)
     }
     return try approximate(a.real + b.real, at: span)
   }
@@ -234,7 +263,7 @@ public struct Evaluator: Sendable {
     _ v: Value, at span: SourceSpan, what: String, _ round: (Rational) -> Rational
   ) throws(Diagnostic) -> Rational? {
     if case .exact(let r) = v { return round(r) }
-    switch v.real.exactly(maxBits: maxBits, round) {
+    switch v.real.exactly(maxBits: min(maxBits, Evaluator.maxRoundingBits), round) {
     case .value(let r): return r
     case .tooLarge: return nil
     case .undecided:

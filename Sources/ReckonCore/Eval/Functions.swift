@@ -89,10 +89,8 @@ enum Functions {
           throw Diagnostic("\(name) is defined from -1 to 1 only", at: xSpan, hint: "\(name)(x) needs -1 ≤ x ≤ 1")
         }
         if let exact = (name == "asin" ? exactArcsine : exactArccosine)(r) { return exact }
-      } else if let beyond = try? evaluator.compare(.exact(.one), evaluator.multiply(x, x, at: xSpan), at: xSpan),
-        beyond < 0
-      {
-        throw Diagnostic("\(name) is defined from -1 to 1 only", at: xSpan, hint: "\(name)(x) needs -1 ≤ x ≤ 1")
+      } else {
+        try requireWithin(x, name, closed: true, at: xSpan, evaluator: evaluator)
       }
       return try evaluator.approximate(name == "asin" ? x.real.asin : x.real.acos, at: nameSpan)
     case "atan":
@@ -116,13 +114,29 @@ enum Functions {
       guard let order = try? evaluator.compare(x, .exact(.one), at: xSpan), order >= 0 else {
         throw Diagnostic("acosh is defined for x ≥ 1 only", at: xSpan)
       }
+      // Near 1, from the exact x − 1: acosh x = 2·asinh √((x − 1)/2). Through x itself,
+      // acosh(1 + 10^-999999) would be "near 0": 1 + 10^-999999 rounds to 1.
+      if case .exact(let r) = x, r < 2 {
+        let half = Real.rational((r - .one) / 2)
+        return try evaluator.approximate(Real.rational(2) * half.root(2).asinh, at: nameSpan)
+      }
       return try evaluator.approximate(x.real.acosh, at: nameSpan)
     case "atanh":
       if x.isZero { return .exact(.zero) }
-      guard let order = try? evaluator.compare(.exact(.one), evaluator.multiply(x, x, at: xSpan), at: xSpan), order > 0
-      else {
-        throw Diagnostic(
-          "atanh is defined from -1 to 1 only, the ends left out", at: xSpan, hint: "atanh(x) needs -1 < x < 1")
+      if case .exact(let r) = x {
+        guard r.magnitude < .one else {
+          throw Diagnostic(
+            "atanh is defined from -1 to 1 only, the ends left out", at: xSpan, hint: "atanh(x) needs -1 < x < 1")
+        }
+        // Near ±1, from the exact (1 + x)/(1 − x): atanh x = ½·ln((1 + x)/(1 − x)). Through x
+        // itself, atanh(1 − 10^-999999) could not be bounded: x rounds to 1.
+        if r.magnitude > Rational(1, 2) {
+          let (a, b) = (r.numerator, r.denominator)
+          let ratio = Rational(numerator: b + a, denominator: b - a)
+          return try evaluator.approximate(Real.rational(ratio).ln * Real.rational(Rational(1, 2)), at: nameSpan)
+        }
+      } else {
+        try requireWithin(x, name, closed: false, at: xSpan, evaluator: evaluator)
       }
       return try evaluator.approximate(x.real.atanh, at: nameSpan)
     case "gcd", "lcm", "bitand", "bitor", "bitxor":
@@ -149,8 +163,15 @@ enum Functions {
       return .exact(Rational(~(try integer(x, name, at: xSpan))))
     case "shl", "shr":
       let a = try integer(x, name, at: xSpan)
-      guard let n = try integer(values[1], name, at: arguments[1].span).intValue, n >= 0 else {
+      let shift = try integer(values[1], name, at: arguments[1].span)
+      guard !shift.isNegative else {
         throw Diagnostic("\(name) shifts by a whole number of bits ≥ 0", at: arguments[1].span)
+      }
+      guard let n = shift.intValue else {
+        // Past 2^63 bits: shr leaves the sign (floor(a / 2^n)); shl passes any limit.
+        if name == "shr" { return .exact(a.isNegative ? -1 : 0) }
+        if a.isZero { return .exact(.zero) }
+        throw Diagnostic("the result would have more than \(evaluator.digitLimit.grouped) digits", at: nameSpan)
       }
       if name == "shr" { return .exact(Rational(a >> n)) }
       guard a.isZero || n <= evaluator.maxBits - a.bitWidth else {
@@ -178,7 +199,7 @@ enum Functions {
       }
       return .truth(n > 1 && n.isProbablyPrime)
     default:
-      throw Diagnostic("unknown function '\(name)'", at: nameSpan)
+      throw Diagnostic("unknown function \(Diagnostic.quoted(name))", at: nameSpan)
     }
   }
 
@@ -192,10 +213,24 @@ enum Functions {
     return r.numerator
   }
 
-  /// ln of how large n!/(k!(n−k)!) (or n!/(n−k)!) is, from lgamma: to refuse nothing that fits
-  /// and approximate what does not.
-  static func logSize(_ n: Double, _ parts: [Double]) -> Double {
-    Glibc.lgamma(n + 1) - parts.map { Glibc.lgamma($0 + 1) }.reduce(0, +)
+  /// At least ln C(m, k) (ln m!/(m − k)! when `choose` is false) for m ≥ k ≥ 0: what decides
+  /// whether the exact value may be worked out. From lgamma while m is below 2^50, where
+  /// its cancellation costs nothing that matters; past it from j·ln m (j = min(k, m − k)),
+  /// which is above ln C(m, j) = Σ ln(m − i) − ln j!. (From lgamma alone, C(10^300, 10^6)
+  /// came out at 0 digits, and its 300 million were worked out exactly: 134 s and 958 MB.)
+  static func logSize(_ m: BigInteger, _ k: BigInteger, choose: Bool) -> Double {
+    let j = choose ? min(k, m - k) : k
+    if m.bitWidth <= 50 {
+      let (md, jd) = (m.doubleValue, j.doubleValue)
+      return Glibc.lgamma(md + 1) - Glibc.lgamma(md - jd + 1) - (choose ? Glibc.lgamma(jd + 1) : 0)
+    }
+    return j.doubleValue * naturalLog(m) * (1 + 1e-12) - (choose ? Glibc.lgamma(j.doubleValue + 1) : 0)
+  }
+
+  /// ln m for m ≥ 1, to double precision, for any width (`doubleValue` stops at 2^1024).
+  static func naturalLog(_ m: BigInteger) -> Double {
+    let shift = max(0, m.bitWidth - 64)
+    return Glibc.log((m >> shift).doubleValue) + Double(shift) * M_LN2
   }
 
   /// C(n, k): for any whole n (C(−n, k) = (−1)^k·C(n + k − 1, k)) and k ≥ 0 (0 for k < 0);
@@ -212,17 +247,38 @@ enum Functions {
     if !n.isNegative && kk > n { return .exact(.zero) }
     // The size of C(m, k) with m ≥ k ≥ 0, m = n or, for negative n, k − n − 1.
     let m = n.isNegative ? BigInteger(k) - n - 1 : n
-    let md = m.doubleValue
-    let digits = logSize(md, [Double(k), md - Double(k)]) / M_LN10
+    let digits = logSize(m, BigInteger(k), choose: true) / M_LN10
     if digits < Double(evaluator.digitLimit) - 1 {
       return .exact(Rational(n.binomial(k)))
     }
     let mr = Real.rational(Rational(m))
-    let lnValue =
-      (mr + Real.rational(.one)).lngamma - Real.rational(Rational(k + 1)).lngamma
-      - (mr - Real.rational(Rational(k)) + Real.rational(.one)).lngamma
-    let magnitude = lnValue.exp
+    let magnitude: Real
+    if let few = min(BigInteger(k), m - BigInteger(k)).intValue, few <= maxProductTerms {
+      // Few terms (C(10^999999, 2)): the product m(m − 1)…(m − j + 1)/j!, j = min(k, m − k).
+      // Through ln Γ, m's own ln Γ would be needed to a million digits.
+      magnitude = fallingProduct(mr, few) / Real.rational(Rational(BigInteger.product(1, through: few)))
+    } else {
+      let lnValue =
+        (mr + Real.rational(.one)).lngamma - Real.rational(Rational(k + 1)).lngamma
+        - (mr - Real.rational(Rational(k)) + Real.rational(.one)).lngamma
+      magnitude = lnValue.exp
+    }
     return try evaluator.approximate(n.isNegative && k % 2 == 1 ? -magnitude : magnitude, at: nameSpan)
+  }
+
+  /// Binomials and permutations past the digit limit with at most this many terms are
+  /// approximated as a product of their terms rather than from ln Γ.
+  static let maxProductTerms = 10_000
+
+  /// m(m − 1)…(m − j + 1) as a recipe, multiplied as a balanced tree (so its depth is about
+  /// 2·log2 j, not j), every term sharing the one leaf m.
+  static func fallingProduct(_ m: Real, _ j: Int) -> Real {
+    func product(_ lo: Int, _ hi: Int) -> Real {
+      if lo == hi { return lo == 0 ? m : m - Real.rational(Rational(lo)) }
+      let mid = lo + (hi - lo) / 2
+      return product(lo, mid) * product(mid + 1, hi)
+    }
+    return j == 0 ? Real.rational(.one) : product(0, j - 1)
   }
 
   /// n!/(n−r)! for whole n ≥ r ≥ 0: exact up to the digit limit, approximated past it.
@@ -235,11 +291,14 @@ enum Functions {
       throw Diagnostic(
         "nPr needs whole numbers n ≥ r ≥ 0", at: SourceSpan(arguments[0].span.start, arguments[1].span.end))
     }
-    let digits = logSize(n.doubleValue, [(n - r).doubleValue]) / M_LN10
+    let digits = logSize(n, r, choose: false) / M_LN10
     if digits < Double(evaluator.digitLimit) - 1, let top = n.intValue, let count = r.intValue {
       return .exact(Rational(BigInteger.product(top - count + 1, through: top)))
     }
     let nr = Real.rational(Rational(n))
+    if let few = r.intValue, few <= maxProductTerms {
+      return try evaluator.approximate(fallingProduct(nr, few), at: nameSpan)
+    }
     let lnValue = (nr + Real.rational(.one)).lngamma - (nr - Real.rational(Rational(r)) + Real.rational(.one)).lngamma
     return try evaluator.approximate(lnValue.exp, at: nameSpan)
   }
@@ -374,6 +433,29 @@ enum Functions {
   static func naturalLog(_ r: Rational) -> Double {
     let (m, e) = r.binaryParts
     return Glibc.log(m) + Double(e) * M_LN2
+  }
+
+  /// Refuses an x outside [−1, 1] (`closed`) or (−1, 1), comparing x itself with ±1 (its
+  /// square, the way it was done before, passed the digit limit for a wide x and refused
+  /// atanh(1 − 10^-999999)), and says so when x is too close to ±1 to tell.
+  static func requireWithin(
+    _ x: Value, _ name: String, closed: Bool, at span: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) {
+    let only = closed ? "from -1 to 1 only" : "from -1 to 1 only, the ends left out"
+    let hint = "\(name)(x) needs \(closed ? "-1 ≤ x ≤ 1" : "-1 < x < 1")"
+    for (end, side) in [(-1, 1), (1, -1)] {
+      let order: Int
+      do {
+        order = try evaluator.compare(x, .exact(Rational(end)), at: span)
+      } catch {
+        throw Diagnostic(
+          "\(name) is defined \(only), and this is too close to \(end) to tell which side it is on", at: span,
+          hint: hint)
+      }
+      if order == -side || (order == 0 && !closed) {
+        throw Diagnostic("\(name) is defined \(only)", at: span, hint: hint)
+      }
+    }
   }
 
   static func requirePositive(_ v: Value, _ name: String, at span: SourceSpan) throws(Diagnostic) {

@@ -50,7 +50,11 @@ public struct QuickEvaluator {
       else { return nil }
       // Machine words first (most lines), then the evaluator's own numbers and operations.
       if let small = quick.evaluate(in: MachineLane()) { return .exact(small.rational) }
-      return quick.evaluate(in: ExactLane(evaluator: evaluator))
+      // (An approximation of which no digit is known is the full path's error to give.)
+      guard let value = quick.evaluate(in: ExactLane(evaluator: evaluator)),
+        (try? evaluator.knowable(value, at: SourceSpan(0, 0))) != nil
+      else { return nil }
+      return value
     }
   }
 

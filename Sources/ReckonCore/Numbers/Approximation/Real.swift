@@ -45,6 +45,15 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
 
   let kind: Kind
   let depth: Int
+  /// The widest exact number in the recipe, in bits (numerator and denominator), plus the
+  /// bits of each integer power's exponent: how much precision the recipe may lose before
+  /// any digit of it is known. (1 + 10^-5000)^(10^5000), which is about e, knows nothing
+  /// below 16,610 bits, where 1 + 10^-5000 rounds to 1; the bound on precision grows with it.
+  let leafBits: Int
+  /// Whether the recipe holds Γ or ln Γ, which MPFR works out slowly at high precision for a
+  /// small argument (Γ(3) takes 0.03 s at 4,096 bits, 4 s at 16,384): its precision is not
+  /// raised for wide numbers (binom(10^5000, 5000) took 45 s that way).
+  let isCostly: Bool
   private let cache = Mutex<(precision: Int, interval: Interval)?>(nil)
 
   /// Recipes deeper than this are evaluated and kept as an interval.
@@ -52,9 +61,11 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   /// The precision a deep recipe is kept at: about 1,200 digits.
   static let fixedPrecision = 4096
 
-  private init(_ kind: Kind, depth: Int) {
+  private init(_ kind: Kind, depth: Int, leafBits: Int, isCostly: Bool) {
     self.kind = kind
     self.depth = depth
+    self.leafBits = leafBits
+    self.isCostly = isCostly
   }
 
   static func make(_ kind: Kind) -> Real {
@@ -65,10 +76,31 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
       case .add(let a, let b), .multiply(let a, let b), .atan2(let a, let b): [a, b]
       }
     let depth = 1 + (children.map(\.depth).max() ?? 0)
-    let real = Real(kind, depth: depth)
-    if depth > maxDepth { return Real(.fixed(real.interval(fixedPrecision)), depth: 1) }
+    var leafBits = children.map(\.leafBits).max() ?? 0
+    var isCostly = children.contains(where: \.isCostly)
+    switch kind {
+    case .rational(let r): leafBits = r.numerator.bitWidth + r.denominator.bitWidth
+    case .power(_, let n): leafBits += Int.bitWidth - n.magnitude.leadingZeroBitCount
+    case .function(.gamma, _), .function(.lngamma, _): isCostly = true
+    default: break
+    }
+    let real = Real(kind, depth: depth, leafBits: min(leafBits, 1 << 30), isCostly: isCostly)
+    if depth > maxDepth {
+      return Real(.fixed(real.interval(fixedPrecision)), depth: 1, leafBits: 0, isCostly: false)
+    }
     return real
   }
+
+  /// The most precision worked out for a recipe whose digits are not known before:
+  /// 4 times the precision first tried or 4,096 bits more, and for a recipe holding wide
+  /// exact numbers twice their width more, up to `leafPrecisionLimit` (MPFR's exp and ln
+  /// at 65,536 bits take milliseconds; at a million bits, seconds).
+  func precisionCap(from start: Int) -> Int {
+    max(4 * start, start + 4096, isCostly ? 0 : start + min(2 * leafBits, Real.leafPrecisionLimit))
+  }
+
+  /// How many bits beyond the first try the width of a recipe's exact numbers may add.
+  public static let leafPrecisionLimit = 65_536
 
   // MARK: Making
 
@@ -294,7 +326,7 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   /// `decide` answers; nil when it never does.
   func decide<T>(from bits: Int, cap: Int? = nil, _ decide: (Interval) -> T?) -> T? {
     var p = max(bits, 64)
-    let cap = cap ?? max(4 * p, p + 4096)
+    let cap = cap ?? precisionCap(from: p)
     while true {
       let i = interval(p)
       if i.isBounded, let answer = decide(i) { return answer }
@@ -368,7 +400,7 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   public func digits(_ n: Int, base: Int = 10) -> Digits {
     let bitsPerDigit = base == 10 ? 3.321928094887362 : Double(Int.bitWidth - (base - 1).leadingZeroBitCount)
     let start = Int(Double(n) * bitsPerDigit) + 32
-    let cap = max(4 * start, start + 4096)
+    let cap = precisionCap(from: start)
     if let found = decide(
       from: start, cap: cap,
       { i -> Digits? in
@@ -442,6 +474,46 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
       return x.sign < 0 ? -tiny : tiny
     }
     return x.rational
+  }
+
+  // MARK: Same recipes
+
+  /// Whether `other` is the same recipe, node by node (the same numbers, constants and
+  /// operations): then the two are the same number, whatever digits can be worked out, so
+  /// that `9^9^9 - 9^9^9` is 0 and `x == x` true, where no enclosure could tell. Gives up
+  /// (false) after 10,000 nodes.
+  public func isSameRecipe(as other: Real) -> Bool {
+    var budget = 10_000
+    return Real.same(self, other, &budget)
+  }
+
+  /// Whether `other` is the negation of this recipe (`x` and `-x`).
+  public func isNegation(of other: Real) -> Bool {
+    if case .negate(let a) = kind, a.isSameRecipe(as: other) { return true }
+    if case .negate(let b) = other.kind, b.isSameRecipe(as: self) { return true }
+    return false
+  }
+
+  private static func same(_ a: Real, _ b: Real, _ budget: inout Int) -> Bool {
+    if a === b { return true }
+    budget -= 1
+    guard budget >= 0, a.depth == b.depth, a.leafBits == b.leafBits else { return false }
+    switch (a.kind, b.kind) {
+    case (.rational(let x), .rational(let y)): return x == y
+    case (.pi, .pi), (.e, .e): return true
+    case (.negate(let x), .negate(let y)), (.reciprocal(let x), .reciprocal(let y)):
+      return same(x, y, &budget)
+    case (.add(let x1, let x2), .add(let y1, let y2)), (.multiply(let x1, let x2), .multiply(let y1, let y2)),
+      (.atan2(let x1, let x2), .atan2(let y1, let y2)):
+      return same(x1, y1, &budget) && same(x2, y2, &budget)
+    case (.power(let x, let n), .power(let y, let m)), (.root(let x, let n), .root(let y, let m)):
+      return n == m && same(x, y, &budget)
+    case (.function(let f, let x), .function(let g, let y)):
+      return f == g && same(x, y, &budget)
+    default:
+      // A fixed interval is the same only as itself (above).
+      return false
+    }
   }
 
   public static func == (a: Real, b: Real) -> Bool { a === b }

@@ -274,6 +274,16 @@ public struct BigInteger: Sendable {
   /// The binomial coefficient C(self, k), k ≥ 0 (for any integer self, as GMP defines it).
   public func binomial(_ k: Int) -> BigInteger {
     precondition(k >= 0)
+    // For n that fits a word GMP has a much faster method (products of prime powers):
+    // C(3321000, 1660500), a million digits, takes 0.04 s with it and 1.5 s without.
+    if !isNegative, let n = uint64Value {
+      return BigInteger { __gmpz_bin_uiui($0, UInt(n), UInt(k)) }
+    }
+    // C(−n, k) = (−1)^k·C(n + k − 1, k).
+    if isNegative, let m = (BigInteger(k) - self - 1).uint64Value {
+      let c = BigInteger { __gmpz_bin_uiui($0, UInt(m), UInt(k)) }
+      return k % 2 == 1 ? -c : c
+    }
     return BigInteger { __gmpz_bin_ui($0, pointer, UInt(k)) }
   }
 
