@@ -144,6 +144,14 @@ struct Runner {
     var renderer = Renderer(colour: terminal.colour, errorColour: terminal.errorColour, interactive: true)
     renderer.takesEscapes = terminal.takesEscapes
     renderer.width = terminal.columns
+    // Ctrl-C while a long answer is being written stops the writing (the answer is kept).
+    let stop: () -> Bool = {
+      guard LineEditor.interruptRequested else { return false }
+      LineEditor.clearInterruptRequest()
+      return true
+    }
+    out.stopRequested = stop
+    err.stopRequested = stop
     for warning in historyWarnings + editor.warnings {
       renderer.render(Reply([.warning(warning)]), prompt: "", location: "", out: &out, err: &err)
     }
@@ -180,6 +188,11 @@ struct Runner {
           editor.addHistory(line)
         }
         let reply = box.session.handle(line)
+        // A Ctrl-C that stopped the calculation has been answered; one from now on stops
+        // the writing of its answer.
+        LineEditor.clearInterruptRequest()
+        out.resume()
+        err.resume()
         renderer.width = terminal.columns  // read each time: the window may have been resized
         renderer.render(reply, prompt: prompt, location: "", out: &out, err: &err)
         out.flush()

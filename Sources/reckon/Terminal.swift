@@ -46,6 +46,14 @@ struct OutputStream {
   private(set) var buffer: [UInt8] = []
   /// Why writing failed (a closed stream, a full disk), if it did; later output is dropped.
   private(set) var failure: String?
+  /// Asked between pieces of a long write (at the prompt: whether Ctrl-C was pressed): true
+  /// drops the rest of the reply being written, until `resume()`. A million digits take a
+  /// terminal a second or more to show, and Ctrl-C used to wait for all of them.
+  var stopRequested: (() -> Bool)?
+  /// Whether the reply being written was stopped: the rest of it is dropped.
+  private(set) var stopped = false
+  /// The most written at once while a stop may come.
+  static let pieceBytes = 16 << 10
 
   init(fd: Int32) {
     self.fd = fd
@@ -83,7 +91,11 @@ struct OutputStream {
     buffer.append(10)
   }
 
+  /// Writes again after a reply that was stopped: called before each reply.
+  mutating func resume() { stopped = false }
+
   private mutating func append(_ text: String) {
+    if stopped { return }
     if OutputStream.encodesLatin1 {
       buffer.append(contentsOf: Latin1.encode(text))
     } else {
@@ -95,7 +107,14 @@ struct OutputStream {
   mutating func flush() {
     var offset = 0
     while offset < buffer.count {
-      let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if let stopRequested, offset > 0, stopRequested() {
+        stopped = true
+        let notice = Array("\n^C: the rest of this output is not shown\n".utf8)
+        _ = notice.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        break
+      }
+      let piece = stopRequested == nil ? buffer.count - offset : min(buffer.count - offset, OutputStream.pieceBytes)
+      let n = buffer[offset..<(offset + piece)].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
         if failure == nil { failure = String(cString: strerror(errno)) }

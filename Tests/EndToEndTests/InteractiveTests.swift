@@ -88,6 +88,27 @@ import Testing
     #expect(try terminal.waitForExit() == .exited(0))
   }
 
+  /// Ctrl-C while a million digits are being written stops the writing at once (it used to
+  /// wait for all of them), and says so; the value is kept as the last result.
+  @Test func ctrlCStopsALongAnswerBeingWritten() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    let terminal = try Self.startReckon(home: home)
+    defer { terminal.close() }
+    typealias Key = PseudoTerminal.Key
+    try terminal.send("10^999999 + 1" + Key.enter)
+    // Nothing is read meanwhile: the terminal's buffer fills, and Reckon waits to write.
+    Thread.sleep(forTimeInterval: 0.5)
+    try terminal.sendWhileWorking(Key.ctrlC)
+    let shown = try terminal.expect("the rest of this output is not shown", timeout: 10)
+    #expect(shown.utf8.count < 500_000, "\(shown.utf8.count) bytes were written")
+    try terminal.expect("reckon> ")
+    try terminal.send("ans - 10^999999" + Key.enter)
+    #expect(Self.lines(try terminal.expect("reckon> ")).contains("1"))
+    try terminal.send(Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
   /// TERM=dumb: a terminal that takes no escape codes gets none, even from the daily
   /// challenge's clock, which ticks on the prompt every second, or from pause and clear.
   @Test func aDumbTerminalGetsNoEscapeCodes() throws {

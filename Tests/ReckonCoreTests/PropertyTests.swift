@@ -184,6 +184,27 @@ import Testing
     }
   }
 
+  /// `leadingDigits` (what `vars` shows of a huge number) is the start and length of the
+  /// decimal text, on both sides of every power of ten, where its first estimate of the
+  /// length is one too many.
+  @Test func leadingDigitsAreTheStartOfTheText() {
+    var rng = PropertyTests.Generator(state: 12)
+    var numbers: [BigInteger] = [0, 1, 9, 10, 99, 100, -7]
+    for digits in [29, 30, 31, 32, 60, 301, 1000] {
+      let ten = BigInteger.power(10, digits)
+      numbers += [ten - 1, ten, ten + 1, -ten, ten * 9 + 99]
+    }
+    for words in [1, 2, 7, 40, 333] { numbers.append(Self.random(words: words, &rng)) }
+    for n in numbers {
+      let text = n.magnitude.string()
+      for leading in [1, 5, 30] {
+        let (count, digits) = n.leadingDigits(leading)
+        #expect(count == text.count, "\(n)")
+        #expect(digits == String(text.prefix(leading)), "\(n) \(leading)")
+      }
+    }
+  }
+
   @Test func decimalTextAgreesWithPython() throws {
     var rng = PropertyTests.Generator(state: 10)
     var numbers: [BigInteger] = [0, 1, 9, 10, BigInteger(UInt64.max), -BigInteger(UInt64.max)]
