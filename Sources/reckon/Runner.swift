@@ -138,6 +138,7 @@ struct Runner {
       // The editor says what it cannot do with the file.
     }
     let editor = LineEditor(programName: "reckon", historyFile: history)
+    editor.lineLimit = Session.maxLineBytes
     editor.completer = { text in box.session.completions(for: text) }
     // Ctrl-C while a line is being worked on stops the calculation (see SignalRelay).
     box.session.state.interruption = Interruption { LineEditor.interruptRequested }
@@ -187,6 +188,11 @@ struct Runner {
         if reply.shouldExit { break loop }
       case .interrupted:
         continue
+      case .tooLong:
+        // Refused as it arrived, as a piped line is: said once, and nothing changes.
+        renderer.render(Session.tooLong(bytes: nil), prompt: "", location: "", out: &out, err: &err)
+        out.flush()
+        err.flush()
       case .endOfInput:
         // Ctrl-D inside a mode ends the mode (with its summary), not Reckon.
         if box.session.isInCalculator { break loop }
