@@ -54,6 +54,8 @@ public struct TextLines {
   public private(set) var number = 0
   /// How many bytes have been read from the file so far.
   public private(set) var bytesRead = 0
+  /// The file's size, when it says so before it is read.
+  public var knownSize: Int? { source.knownSize }
   /// The longest line, in bytes, without its line break.
   public var lineLimit: Int
   /// The most bytes the file may have.

@@ -7,13 +7,15 @@ import ReckonData
 public struct WordList: Sendable {
   /// Every word, once, in the order of the file.
   public let words: [String]
-  /// For each set of letters (the letters sorted: `eilnst`), the first word made of them, by
-  /// its place in `words`; `nextAnagram` chains the others (-1 ends a chain). One dictionary
-  /// entry a set, not an array each: 3 million words took 211 MB and 9.6 s as arrays.
-  private let firstAnagram: [String: Int32]
+  /// For each set of letters (`Key.letters`), the last word made of them, by its place in
+  /// `words`; `nextAnagram` chains the others (-1 ends a chain). One dictionary entry a set
+  /// and a number a word: 3 million words took 211 MB and 9.6 s with an array of words for
+  /// each set, keyed by the letters' text.
+  private let lastAnagram: Keyed
   private let nextAnagram: [Int32]
-  /// The words that can be scrambled (two different letters at least), by length.
-  let playable: [Int: [String]]
+  /// The words that can be scrambled (two different letters at least), by length, by their
+  /// place in `words`.
+  let playable: [Int: [Int32]]
 
   /// The list of `words`, each once (a word seen before is left out).
   init(_ words: [String]) {
@@ -22,67 +24,125 @@ public struct WordList: Sendable {
     self.init(list)
   }
 
+  /// A word, or a set of letters, as a dictionary key: a–z of at most 12 letters as a number,
+  /// five bits a letter (cheap to hash, and nothing to allocate); anything else as text.
+  enum Key: Hashable, Sendable {
+    case packed(UInt64)
+    case text(String)
+
+    /// The word itself.
+    static func word(_ word: String) -> Key {
+      var value: UInt64 = 0
+      var count = 0
+      for byte in word.utf8 {
+        guard byte >= 0x61 && byte <= 0x7A, count < 12 else { return .text(word) }
+        value = value << 5 | UInt64(byte - 0x60)
+        count += 1
+      }
+      return .packed(value)
+    }
+
+    /// The word's letters in alphabetical order: the same for all its anagrams (a counting
+    /// sort of its bytes).
+    static func letters(of word: String) -> Key {
+      guard word.utf8.count <= 12, word.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else {
+        return .text(WordList.letters(of: word))
+      }
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { counts in
+        counts.initialize(repeating: 0)
+        for byte in word.utf8 { counts[Int(byte - 0x61)] += 1 }
+        var value: UInt64 = 0
+        for letter in 0..<26 {
+          for _ in 0..<counts[letter] { value = value << 5 | UInt64(letter + 1) }
+        }
+        return .packed(value)
+      }
+    }
+
+    /// How many letters: the word's length.
+    var count: Int {
+      switch self {
+      case .packed(let value): (64 - value.leadingZeroBitCount + 4) / 5
+      case .text(let text): text.unicodeScalars.count
+      }
+    }
+
+    /// Whether the letters (sorted) are not all one letter: the first is not the last.
+    var canScramble: Bool {
+      switch self {
+      case .packed(let value): value & 31 != value >> UInt64(5 * (count - 1))
+      case .text(let text): Tiles.canScramble(text, fixed: 0)
+      }
+    }
+  }
+
+  /// A dictionary by `Key`, as two: numbers hash on the standard library's fast path for a
+  /// word (a `Key` itself would go through a whole `Hasher`).
+  struct Keyed: Sendable {
+    var packed: [UInt64: Int32] = [:]
+    var text: [String: Int32] = [:]
+
+    subscript(key: Key) -> Int32? {
+      switch key {
+      case .packed(let value): packed[value]
+      case .text(let value): text[value]
+      }
+    }
+
+    /// Every key.
+    var keys: [Key] { packed.keys.map { .packed($0) } + text.keys.map { .text($0) } }
+  }
+
   /// What reading a list builds, a word at a time.
   struct Builder {
     var words: [String] = []
-    var firstAnagram: [String: Int32] = [:]
+    var lastAnagram = Keyed()
     var nextAnagram: [Int32] = []
-    var playable: [Int: [String]] = [:]
+    var playable: [Int: [Int32]] = [:]
+    /// The words so far, to find a repeat with one look-up (walking the chain of a word's
+    /// letters would compare it with each of its anagrams: quadratic for a list of the
+    /// permutations of one word).
+    var seenPacked: Set<UInt64> = []
+    var seenText: Set<String> = []
 
     /// Adds a word of a–z; false when the list has it already.
     mutating func add(_ word: String) -> Bool {
-      let key = WordList.letters(of: word)
-      let index = Int32(words.count)
-      if let first = firstAnagram[key] {
-        // A repeat has the same letters as the word it repeats: it is in this chain.
-        var at = first
-        while at >= 0 {
-          if words[Int(at)] == word { return false }
-          at = nextAnagram[Int(at)]
-        }
-        nextAnagram.append(first)
-      } else {
-        nextAnagram.append(-1)
+      switch Key.word(word) {
+      case .packed(let value): guard seenPacked.insert(value).inserted else { return false }
+      case .text(let text): guard seenText.insert(text).inserted else { return false }
       }
-      firstAnagram[key] = index
+      let index = Int32(words.count)
+      // One look-up of the letters: the chain's last word (-1 for a new set) becomes this one.
+      func chain(_ last: inout Int32, _ next: inout [Int32]) {
+        next.append(last)
+        last = index
+      }
+      switch Key.letters(of: word) {
+      case .packed(let value): chain(&lastAnagram.packed[value, default: -1], &nextAnagram)
+      case .text(let text): chain(&lastAnagram.text[text, default: -1], &nextAnagram)
+      }
       words.append(word)
-      if Tiles.canScramble(word, fixed: 0) { playable[word.utf8.count, default: []].append(word) }
+      if Tiles.canScramble(word, fixed: 0) { playable[word.utf8.count, default: []].append(index) }
       return true
     }
   }
 
   private init(_ list: Builder) {
     words = list.words
-    firstAnagram = list.firstAnagram
+    lastAnagram = list.lastAnagram
     nextAnagram = list.nextAnagram
     playable = list.playable
   }
 
-  /// A word's letters in alphabetical order: the same for all its anagrams. (A counting sort
-  /// of its bytes for a–z, which every word of a list is.)
+  /// A word's letters in alphabetical order: the same for all its anagrams.
   static func letters(of word: String) -> String {
-    var counts = (0..<26).map { _ in 0 }
-    var other: [Unicode.Scalar] = []
-    for byte in word.utf8 {
-      if byte >= 0x61 && byte <= 0x7A { counts[Int(byte - 0x61)] += 1 } else { other.append(Unicode.Scalar(byte)) }
-    }
-    guard other.isEmpty else { return String(String.UnicodeScalarView(word.unicodeScalars.sorted())) }
-    return String(unsafeUninitializedCapacity: word.utf8.count) { buffer in
-      var at = 0
-      for letter in 0..<26 {
-        for _ in 0..<counts[letter] {
-          buffer[at] = UInt8(0x61 + letter)
-          at += 1
-        }
-      }
-      return at
-    }
+    String(String.UnicodeScalarView(word.unicodeScalars.sorted()))
   }
 
   /// The words made of exactly the letters of `word` (itself among them, if it is a word), in
   /// the order of the list.
   func anagrams(of word: String) -> [String] {
-    guard var at = firstAnagram[WordList.letters(of: word)] else { return [] }
+    guard var at = lastAnagram[Key.letters(of: word)] else { return [] }
     var found: [String] = []
     while at >= 0 {
       found.append(words[Int(at)])
@@ -96,13 +156,13 @@ public struct WordList: Sendable {
 
   /// The words with `lengths` letters that can be scrambled (at least two different letters).
   func words(lengths: ClosedRange<Int>) -> [String] {
-    lengths.flatMap { playable[$0] ?? [] }
+    lengths.flatMap { (playable[$0] ?? []).map { words[Int($0)] } }
   }
 
   /// How many puzzles the list has of `lengths` letters: sets of letters, at least two of them
   /// different, that some word is made of (words of the same letters are one puzzle).
   func puzzles(lengths: ClosedRange<Int>) -> Int {
-    firstAnagram.keys.count { lengths.contains($0.utf8.count) && Tiles.canScramble($0, fixed: 0) }
+    lastAnagram.keys.count { lengths.contains($0.count) && $0.canScramble }
   }
 
   /// What reading a list kept and left out.
@@ -155,6 +215,9 @@ public struct WordList: Sendable {
   {
     var report = Report()
     var list = Builder()
+    // The blocked words as numbers too, which hash on the fast path.
+    var blockedPacked: Set<UInt64> = []
+    for word in blocked { if case .packed(let value) = Key.word(word) { blockedPacked.insert(value) } }
     while let line = try lines.next() {
       guard case .text(let bytes) = line else {
         if report.tooLong == 0 { report.firstTooLong = lines.number }
@@ -168,7 +231,12 @@ public struct WordList: Sendable {
       let slice = bytes[from..<to]
       if slice.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
         let word = String(decoding: slice, as: UTF8.self)
-        if blocked.contains(word) {
+        let isBlocked: Bool
+        switch Key.word(word) {
+        case .packed(let value): isBlocked = blockedPacked.contains(value)
+        case .text: isBlocked = blocked.contains(word)
+        }
+        if isBlocked {
           report.blocked += 1
         } else if !list.add(word) {
           report.duplicates += 1
