@@ -71,6 +71,8 @@ public struct TextLines {
   private var skipping = false
   private var dropsByteOrderMark: Bool
   private var checkedSize = false
+  /// What one read fills.
+  private var chunk: [UInt8] = []
 
   /// How much is read at once.
   public static let chunk = 1 << 16
@@ -177,10 +179,11 @@ public struct TextLines {
     buffer.removeSubrange(0..<start)
     scanned -= start
     start = 0
-    let old = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: Self.chunk))
+    // Read into a chunk of its own and copy what came: a pipe or a terminal gives a line at a
+    // time, and making room in the buffer for a whole chunk each time cost 64 KiB a line.
+    if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: Self.chunk) }
     var failure: FileError?
-    let count = buffer[old...].withUnsafeMutableBytes { room in
+    let count = chunk.withUnsafeMutableBytes { room in
       do throws(FileError) {
         return try source.read(into: room)
       } catch {
@@ -188,11 +191,8 @@ public struct TextLines {
         return 0
       }
     }
-    if let failure {
-      buffer.removeSubrange(old...)
-      throw .unreadable(failure, read: bytesRead)
-    }
-    buffer.removeSubrange((old + count)...)
+    if let failure { throw .unreadable(failure, read: bytesRead) }
+    buffer.append(contentsOf: chunk[..<count])
     if count == 0 { atEnd = true }
     bytesRead += count
     if bytesRead > budget { throw .overBudget(read: bytesRead, line: lineReached, budget: budget) }

@@ -135,13 +135,13 @@ public struct WordList: Sendable {
   }
 
   /// A word's letters in alphabetical order: the same for all its anagrams.
-  static func letters(of word: String) -> String {
+  public static func letters(of word: String) -> String {
     String(String.UnicodeScalarView(word.unicodeScalars.sorted()))
   }
 
   /// The words made of exactly the letters of `word` (itself among them, if it is a word), in
   /// the order of the list.
-  func anagrams(of word: String) -> [String] {
+  public func anagrams(of word: String) -> [String] {
     guard var at = lastAnagram[Key.letters(of: word)] else { return [] }
     var found: [String] = []
     while at >= 0 {
@@ -155,13 +155,13 @@ public struct WordList: Sendable {
   func accepts(_ guess: String, for word: String) -> Bool { anagrams(of: word).contains(guess) }
 
   /// The words with `lengths` letters that can be scrambled (at least two different letters).
-  func words(lengths: ClosedRange<Int>) -> [String] {
+  public func words(lengths: ClosedRange<Int>) -> [String] {
     lengths.flatMap { (playable[$0] ?? []).map { words[Int($0)] } }
   }
 
   /// How many puzzles the list has of `lengths` letters: sets of letters, at least two of them
   /// different, that some word is made of (words of the same letters are one puzzle).
-  func puzzles(lengths: ClosedRange<Int>) -> Int {
+  public func puzzles(lengths: ClosedRange<Int>) -> Int {
     lastAnagram.keys.count { lengths.contains($0.count) && $0.canScramble }
   }
 
