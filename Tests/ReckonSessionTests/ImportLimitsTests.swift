@@ -37,6 +37,38 @@ import Testing
     #expect(read.skipped == [TriviaImport.Skip(line: 3, reason: "wrong number of columns: 60,001, expected 7")])
   }
 
+  /// An Open Trivia DB string longer than a row may be keeps only its first 64 KiB (the rest
+  /// passed over, not kept), and its question is skipped for its length like any other; the
+  /// questions around it load. A file over the JSON budget is refused unread, saying so.
+  @Test func aHugeJSONStringIsCutAndItsQuestionSkipped() throws {
+    func result(_ question: String) -> String {
+      #"{"type": "multiple", "difficulty": "easy", "category": "C", "question": "\#(question)", "#
+        + #""correct_answer": "a", "incorrect_answers": ["b", "c", "d"]}"#
+    }
+    let long = String(repeating: "x\\\"", count: 100_000)
+    let text = #"{"results": ["# + [result("Q?"), result(long), result(#"Why \"y\"?"#)].joined(separator: ",\n") + "]}"
+    let read = try TriviaImport.read(Array(text.utf8)).get()
+    #expect(read.questions.map(\.text) == ["Q?", "Why \"y\"?"])
+    #expect(
+      read.skipped == [TriviaImport.Skip(line: 2, reason: "results[1]: question is longer than 1,000 characters")])
+    let json = try JSON.parse(#"["\#(long)", 1]"#, maxStringBytes: 10).get()
+    guard case .array(let values) = json, case .string(let cut) = values[0].value else {
+      Issue.record("not read as an array of a string")
+      return
+    }
+    #expect(cut.unicodeScalars.count <= 10 && cut.hasPrefix("x\"x\""))
+    #expect(values[1].value == .number(1))
+    let big = Array("{\"results\": [\"".utf8) + Array(repeating: UInt8(ascii: "x"), count: TriviaImport.maxJSONBytes)
+    guard case .failure(let failure) = TriviaImport.read(big) else {
+      Issue.record("a JSON file over its budget was read")
+      return
+    }
+    #expect(
+      failure.message
+        == "it is larger than 32 MiB (33,554,446 bytes): an Open Trivia DB file (JSON) may be at most that, "
+        + "so none of it was read")
+  }
+
   /// A line over 64 KiB is no row (seven fields of 1,000 characters fit in well under that):
   /// it is skipped with its line as soon as it passes the limit, unread, in either format, and
   /// the rows around it are kept. In CSV the line ends the row it is part of.

@@ -91,7 +91,12 @@ public struct TriviaImport: Sendable {
   {
     guard let start = try lines.firstNonBlank() else { return .failure(Failure(message: "the file is empty")) }
     if start == UInt8(ascii: "{") || start == UInt8(ascii: "[") {
-      let bytes = try lines.rest(limit: maxJSONBytes)
+      let bytes: [UInt8]
+      do {
+        bytes = try lines.rest(limit: maxJSONBytes)
+      } catch {
+        return .failure(Failure(message: error.message("an Open Trivia DB file (JSON)")))
+      }
       let text: String
       switch TextFile.decode(bytes) {
       case .success(let decoded): text = decoded
@@ -325,7 +330,7 @@ public struct TriviaImport: Sendable {
 
   static func openTriviaDB(_ text: String) -> Result<TriviaImport, Failure> {
     let json: JSON
-    switch JSON.parse(text, maxValues: maxJSONValues) {
+    switch JSON.parse(text, maxValues: maxJSONValues, maxStringBytes: maxLineBytes) {
     case .success(let value): json = value
     case .failure(let error) where error.isTooLarge:
       return .failure(
