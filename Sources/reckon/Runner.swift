@@ -46,7 +46,7 @@ struct Runner {
       var info = stat()
       let isDirectory = fd >= 0 && fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
       if fd < 0 || isDirectory {
-        let why = fd < 0 ? SystemFiles.reason(errno) : "it is a folder"
+        let why = fd < 0 ? SystemFiles.reason(errno) : "it is a directory"
         if fd >= 0 { close(fd) }
         out.flush()  // keep the error in its place among the results
         err.line("reckon: \(file): error: cannot read the file: \(why)")

@@ -184,7 +184,7 @@ import Testing
       ["--questions", "/proc/self/mem", "-e", "1"],
       "reckon: --questions /proc/self/mem: error: cannot read it: input/output error; nothing loaded\n"
     ),
-    (["/"], "reckon: /: error: cannot read the file: it is a folder\n"),
+    (["/"], "reckon: /: error: cannot read the file: it is a directory\n"),
   ])
   func aFileThatCannotBeReadIsAnError(_ arguments: [String], _ error: String) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reckon-hostile-\(UUID().uuidString)")
