@@ -14,6 +14,20 @@ enum EditorCallbacks {
   static let readCharacter: editshim_getc_t = { el, out in
     guard let el, let out else { return -1 }
     let editor = LineEditor.owner(of: el)
+    if let editor, editor.dropsRestOfLine {
+      // The line before was refused for its length: what is left of it is dropped first.
+      editor.dropsRestOfLine = false
+      switch TerminalInput.dropRestOfLine(fd: STDIN_FILENO, quietMilliseconds: LineEditor.quietMilliseconds) {
+      case .endOfFile?:
+        out.pointee = 0
+        return 0
+      case .failure(let error)?:
+        errno = error
+        out.pointee = 0
+        return -1
+      default: break
+      }
+    }
     // A tick that fell due while keys were arriving is not put off by them.
     let wait = editor?.millisecondsToNextTick(el) ?? -1
     let outcome = TerminalInput.next(
@@ -29,6 +43,12 @@ enum EditorCallbacks {
       })
     switch outcome {
     case .scalar(let value):
+      if let editor, editor.refuses(value, el) {
+        // Past the limit: libedit gets nothing more of this line. A line break ends it at once
+        // (readLine says it was refused), and the rest of it is dropped before the next line.
+        out.pointee = 0x0A
+        return 1
+      }
       out.pointee = wchar_t(bitPattern: value)
       return 1
     case .interrupt:

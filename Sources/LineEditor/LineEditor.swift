@@ -50,6 +50,17 @@ public final class LineEditor {
   /// ``readLine(prompt:)``.
   public var ticker: (() -> String)?
 
+  /// The longest line that may be typed, in characters: a line that would grow past it is
+  /// refused as it arrives (``readLine(prompt:)`` returns ``Event/tooLong``) and the rest of
+  /// it is never given to libedit, whose buffers grow with the line (a 10 MB paste took
+  /// 279 MB and 73 s). A character is at least a byte, so a line within this many bytes is
+  /// never refused; nil: no limit.
+  public var lineLimit: Int?
+
+  /// How long input must pause for a refused line's rest to be over when no line break ends
+  /// it (a paste without one): then what is typed is a new line.
+  static let quietMilliseconds: Int32 = 1000
+
   /// Problems to show the user once, e.g. "history file … is a directory;
   /// history will not be saved". Filled by `init`; ``addHistory(_:)`` may
   /// append one more if saving later fails.
@@ -73,6 +84,10 @@ public final class LineEditor {
   private(set) var promptPointer: UnsafeMutablePointer<CChar>?
   /// The line being read was abandoned with Ctrl-C.
   private var lineInterrupted = false
+  /// The line being read went past ``lineLimit``.
+  private var lineRefused = false
+  /// The rest of a refused line is still to be dropped (before the next line is read).
+  var dropsRestOfLine = false
   /// libedit edits (stdin is a terminal); otherwise lines are read plainly.
   let isEditing: Bool
 
@@ -148,12 +163,17 @@ public final class LineEditor {
     Self.clearInterruptRequest()
     SignalRelay.drainWakePipe()
     lineInterrupted = false
+    lineRefused = false
     editshim_flush_stdout()
     var count: Int32 = 0
     let text = el_gets(el, &count)
     if lineInterrupted {
       lineInterrupted = false
       return .interrupted
+    }
+    if lineRefused {
+      lineRefused = false
+      return .tooLong
     }
     guard let text, count > 0 else {
       if isEditing && count == 0 {
@@ -184,6 +204,19 @@ public final class LineEditor {
   static func owner(of el: OpaquePointer?) -> LineEditor? {
     guard let el, let data = editshim_get_clientdata(el) else { return nil }
     return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
+  }
+
+  /// Whether `character`, read for the line being edited, would take it past ``lineLimit``:
+  /// then the line is refused, and what is left of it will be dropped.
+  func refuses(_ character: UInt32, _ el: OpaquePointer) -> Bool {
+    guard let lineLimit, let info = el_wline(el)?.pointee, let buffer = info.buffer else { return false }
+    let count = info.lastchar - buffer
+    // A key that edits (Enter, Backspace, an arrow's escape) adds nothing; one that inserts does.
+    let inserts = character >= 0x20 && character != 0x7F
+    guard count > lineLimit || (count >= lineLimit && inserts) else { return false }
+    lineRefused = true
+    dropsRestOfLine = !(character == 0x0A || character == 0x0D)
+    return true
   }
 
   /// Records that the current read was abandoned by Ctrl-C.

@@ -79,6 +79,14 @@ enum TerminalInput {
     case stop(Outcome)
   }
 
+  /// Bytes read from the terminal and not yet taken: a paste arrives many bytes a read, not
+  /// one (a 10 MB paste read a byte a call took two system calls a byte).
+  nonisolated(unsafe) private static var pending: [UInt8] = []
+  nonisolated(unsafe) private static var pendingStart = 0
+
+  /// How many bytes one read takes at most.
+  static let chunk = 1 << 12
+
   private static func nextByte(
     fd: Int32, tickMilliseconds: Int32, onTick: () -> Void, onResize: () -> Void, onContinue: () -> Void
   ) -> ByteResult {
@@ -92,33 +100,81 @@ enum TerminalInput {
       if SignalRelay.continued.exchange(false, ordering: .sequentiallyConsistent) {
         onContinue()
       }
-      let wakeFD = SignalRelay.wakeReadFD.load(ordering: .relaxed)
-      var fds = [
-        pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
-      ]
-      let ready = poll(&fds, wakeFD >= 0 ? 2 : 1, tickMilliseconds)
-      if ready == 0 {
-        onTick()
-        continue
+      if pendingStart < pending.count {
+        defer { pendingStart += 1 }
+        return .byte(pending[pendingStart])
       }
-      if ready < 0 {
-        let error = errno
-        if error == EINTR || error == EAGAIN { continue }
-        return .stop(.failure(error))
+      switch fill(fd: fd, timeout: tickMilliseconds, size: chunk) {
+      case .filled: continue
+      case .timedOut: onTick()
+      case .woken: continue
+      case .stop(let outcome): return .stop(outcome)
       }
-      if wakeFD >= 0, fds[1].revents != 0 {
-        SignalRelay.drainWakePipe()
-        continue
-      }
-      guard fds[0].revents != 0 else { continue }
-      var byte: UInt8 = 0
-      let count = read(fd, &byte, 1)
-      if count == 1 { return .byte(byte) }
-      if count == 0 { return .stop(.endOfFile) }
+    }
+  }
+
+  private enum Fill {
+    case filled, timedOut, woken
+    case stop(Outcome)
+  }
+
+  /// Waits up to `timeout` milliseconds (-1: for ever) for the terminal or the signal pipe,
+  /// and reads what the terminal has, at most `size` bytes, into `pending` (which must have
+  /// been taken).
+  private static func fill(fd: Int32, timeout: Int32, size: Int) -> Fill {
+    let wakeFD = SignalRelay.wakeReadFD.load(ordering: .relaxed)
+    var fds = [
+      pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+    ]
+    let ready = poll(&fds, wakeFD >= 0 ? 2 : 1, timeout)
+    if ready == 0 { return .timedOut }
+    if ready < 0 {
       let error = errno
-      if error == EINTR || error == EAGAIN { continue }
+      if error == EINTR || error == EAGAIN { return .woken }
       return .stop(.failure(error))
+    }
+    if wakeFD >= 0, fds[1].revents != 0 {
+      SignalRelay.drainWakePipe()
+      return .woken
+    }
+    guard fds[0].revents != 0 else { return .woken }
+    pending.removeAll(keepingCapacity: true)
+    pendingStart = 0
+    pending.append(contentsOf: repeatElement(0, count: size))
+    let count = pending.withUnsafeMutableBytes { read(fd, $0.baseAddress, size) }
+    let error = errno
+    pending.removeSubrange(max(count, 0)...)
+    if count > 0 { return .filled }
+    if count == 0 { return .stop(.endOfFile) }
+    if error == EINTR || error == EAGAIN { return .woken }
+    return .stop(.failure(error))
+  }
+
+  /// Drops the rest of a line that was refused: every byte up to and including the next line
+  /// break (Enter, or a line break in a paste), read in large chunks and never handed to
+  /// libedit. Dropping also ends when nothing arrives for `quietMilliseconds` (a paste without
+  /// a line break is over: what is typed next is a new line), at Ctrl-C (nil: the interrupt
+  /// is still pending for the next read), and at the end of input or an error (their outcome).
+  static func dropRestOfLine(fd: Int32, quietMilliseconds: Int32) -> Outcome? {
+    while true {
+      if SignalRelay.interrupt.load(ordering: .sequentiallyConsistent) { return nil }
+      if pendingStart < pending.count {
+        if let end = pending[pendingStart...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+          pendingStart = end + 1
+          // A pasted CRLF ends the line once.
+          if pending[end] == 0x0D && pendingStart < pending.count && pending[pendingStart] == 0x0A {
+            pendingStart += 1
+          }
+          return nil
+        }
+        pendingStart = pending.count
+      }
+      switch fill(fd: fd, timeout: quietMilliseconds, size: 1 << 16) {
+      case .filled, .woken: continue
+      case .timedOut: return nil
+      case .stop(let outcome): return outcome
+      }
     }
   }
 }

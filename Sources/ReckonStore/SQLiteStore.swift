@@ -220,7 +220,11 @@ public final class SQLiteStore: Store, Sendable {
   /// For a database that cannot be written: read-only if there is one to read, else in
   /// memory; the warning says why (a full disk rather than the error it caused).
   static func cannotWrite(_ path: String, _ what: String, because reason: String) -> Connection {
-    let cause = diskFull(parentFolder(of: path)) ? "the disk is full" : reason
+    let folder = parentFolder(of: path)
+    let cause =
+      holdsNoFiles(folder)
+      ? "\(folder) is not a place for files: it is on one of the kernel's file systems (as /proc and /sys are)"
+      : diskFull(folder) ? "the disk is full" : reason
     let why = "\(what) (\(cause))"
     return readOnlyConnection(path, warning: why, cannotSave: cause)
       ?? memoryConnection(warning: why + ": nothing can be saved for now" + keptUntil, cannotSave: cause)
@@ -269,10 +273,24 @@ public final class SQLiteStore: Store, Sendable {
   /// Characters a `file:` URI would read as its own.
   static func needsEscaping(_ path: String) -> Bool { path.utf8.contains { $0 == 0x3F || $0 == 0x23 || $0 == 0x25 } }
 
-  /// Whether the file system holding `folder` has no room left for an ordinary user.
+  /// Whether the file system holding `folder` has no room left for an ordinary user. A file
+  /// system with no blocks at all is not full (/proc, or a tmpfs without a size, say 0 of 0).
   static func diskFull(_ folder: String) -> Bool {
     var info = statvfs()
-    return statvfs(folder, &info) == 0 && info.f_bavail == 0
+    return statvfs(folder, &info) == 0 && info.f_blocks > 0 && info.f_bavail == 0
+  }
+
+  /// Whether `folder` is on a file system with no room for files at all, neither blocks nor
+  /// inodes: the kernel's (/proc, /sys), which reports 0 of 0 free, not a full disk.
+  /// (A folder that is not there yet is on the file system of the nearest one that is.)
+  static func holdsNoFiles(_ folder: String) -> Bool {
+    var info = statvfs()
+    var folder = folder
+    while statvfs(folder, &info) != 0 {
+      guard errno == ENOENT, folder != "/", !folder.isEmpty else { return false }
+      folder = parentFolder(of: folder)
+    }
+    return info.f_blocks == 0 && info.f_files == 0
   }
 
   /// The file's inode number, to tell a file from the one that replaced it.

@@ -33,7 +33,25 @@ struct DataPaths {
       // a folder of their own would go elsewhere without a word.
       throw Problem(message: "RECKON_HOME is set but empty: set it to a folder, or unset it")
     }
-    if let dir = dataDir ?? environment("RECKON_HOME") {
+    if let dir = dataDir {
+      (history, database, configFolder) = DataPaths.files(in: dir)
+      return
+    }
+    if let dir = environment("RECKON_HOME") {
+      // Refused as an empty one is, rather than ignored as a relative XDG folder is: RECKON_HOME
+      // asks for one folder for everything, and the files must not go elsewhere without a word.
+      if dir.hasPrefix("~") {
+        // RECKON_HOME='~/x' (quoted): no shell expands it, and a folder named ~ would be made.
+        throw Problem(
+          message: "RECKON_HOME starts with '~' (\(dir)), which is not your home folder here (the shell expands "
+            + "~ only when it is not quoted): use $HOME instead, as in RECKON_HOME=\"$HOME/...\"")
+      }
+      guard dir.hasPrefix("/") else {
+        // RECKON_HOME=relhome would make a folder in every folder Reckon is run from.
+        throw Problem(
+          message: "RECKON_HOME is not an absolute path (\(dir)): it must start with /, "
+            + "or the files would go in whatever folder Reckon is started from")
+      }
       (history, database, configFolder) = DataPaths.files(in: dir)
       return
     }

@@ -50,6 +50,13 @@ struct Options: Equatable {
         let dir = argument == "--data-dir" ? try value(for: argument) : String(argument.dropFirst("--data-dir=".count))
         // Typically --data-dir "$UNSET": the files would land in / or the working folder.
         if dir.isEmpty { throw UsageError(message: "--data-dir: the folder name is empty") }
+        // --data-dir=~/x: the shell expands ~ only at the start of a word, and a folder named
+        // ~ would be made in the working folder.
+        if dir.hasPrefix("~") {
+          throw UsageError(
+            message: "--data-dir: \(dir) starts with '~', which the shell did not expand: use $HOME instead, "
+              + "or --data-dir ~/... (with a space)")
+        }
         options.dataDir = dir
       } else if argument == "--profile" || argument.hasPrefix("--profile=") {
         let name = argument == "--profile" ? try value(for: argument) : String(argument.dropFirst("--profile=".count))
@@ -124,7 +131,8 @@ struct Options: Equatable {
     settings, profiles and progress in $XDG_DATA_HOME/reckon/reckon.sqlite
     (~/.local/share/reckon); your anagram levels, if you write them, in
     $XDG_CONFIG_HOME/reckon/anagram-levels.txt (~/.config/reckon);
-    RECKON_HOME=DIR or --data-dir DIR keeps all of Reckon's files in DIR. With
-    no home folder at all, they go in $TMPDIR/reckon-UID (or /tmp/reckon-UID).
+    RECKON_HOME=DIR (a path from /) or --data-dir DIR keeps all of Reckon's files
+    in DIR. With no home folder at all, they go in $TMPDIR/reckon-UID (or
+    /tmp/reckon-UID).
     """
 }

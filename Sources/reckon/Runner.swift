@@ -42,11 +42,11 @@ struct Runner {
         if !runLines(from: 0, named: "<stdin>", session: &session, ok: &ok) { break }
         continue
       }
-      let fd = open(file, O_RDONLY)
+      let fd = open(file, O_RDONLY | O_CLOEXEC)
       var info = stat()
       let isDirectory = fd >= 0 && fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
       if fd < 0 || isDirectory {
-        let why = fd < 0 ? String(cString: strerror(errno)).lowercased() : "it is a directory"
+        let why = fd < 0 ? SystemFiles.reason(errno) : "it is a directory"
         if fd >= 0 { close(fd) }
         out.flush()  // keep the error in its place among the results
         err.line("reckon: \(file): error: cannot read the file: \(why)")
@@ -80,6 +80,14 @@ struct Runner {
         if !step(line, session: &session, source: name, line: lineNumber, ok: &ok) { return false }
       case .tooLong:
         show(Session.tooLong(bytes: nil), source: name, line: lineNumber, ok: &ok)
+      case .failed(let why):
+        // Not the end of the file: say so, naming it, and fail the run.
+        out.flush()  // keep the error in its place among the results
+        let after = lineNumber > 1 ? " after line \(lineNumber - 1)" : ""
+        err.line("reckon: \(name): error: cannot read the file\(after): \(why)")
+        err.flush()
+        ok = false
+        return true
       }
       // Inside a drill every reply is shown at once: a question waits for its answer, and what
       // is on screen has been saved (a script driving the drill can wait for it).
@@ -138,6 +146,7 @@ struct Runner {
       // The editor says what it cannot do with the file.
     }
     let editor = LineEditor(programName: "reckon", historyFile: history)
+    editor.lineLimit = Session.maxLineBytes
     editor.completer = { text in box.session.completions(for: text) }
     // Ctrl-C while a line is being worked on stops the calculation (see SignalRelay).
     box.session.state.interruption = Interruption { LineEditor.interruptRequested }
@@ -200,6 +209,11 @@ struct Runner {
         if reply.shouldExit { break loop }
       case .interrupted:
         continue
+      case .tooLong:
+        // Refused as it arrived, as a piped line is: said once, and nothing changes.
+        renderer.render(Session.tooLong(bytes: nil), prompt: "", location: "", out: &out, err: &err)
+        out.flush()
+        err.flush()
       case .endOfInput:
         // Ctrl-D inside a mode ends the mode (with its summary), not Reckon.
         if box.session.isInCalculator { break loop }

@@ -38,34 +38,57 @@ func loginName() -> String? {
   return String(cString: name)
 }
 
-/// Reads a user's file, whole, for `quiz load` and `--questions`. Only ever reads.
+/// Opens a user's file for `quiz load`, `--questions` and `--words`. Only ever reads.
 struct SystemFiles: FileSource {
-  func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+  func open(_ path: String) throws(FileError) -> any ByteStream {
     var expanded = path
     if path == "~" || path.hasPrefix("~/"), let home = Terminal.variable("HOME") {
       expanded = home + path.dropFirst()
     }
     // Non-blocking, so a named pipe cannot hang the prompt; only plain files are read.
-    let fd = open(expanded, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { throw FileError(String(cString: strerror(errno)).lowercased(), isMissing: errno == ENOENT) }
-    defer { close(fd) }
+    let fd = Glibc.open(expanded, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { throw FileError(SystemFiles.reason(errno), isMissing: errno == ENOENT) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { throw FileError(String(cString: strerror(errno)).lowercased()) }
-    if info.st_mode & S_IFMT == S_IFDIR { throw FileError("it is a folder") }
-    if info.st_mode & S_IFMT != S_IFREG { throw FileError("it is not a plain file") }
-    if info.st_size > limit { throw FileLimits.tooLarge(limit) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if count == 0 { break }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw FileError(String(cString: strerror(errno)).lowercased())
-      }
-      bytes.append(contentsOf: chunk[..<count])
-      if bytes.count > limit { throw FileLimits.tooLarge(limit) }
+    guard fstat(fd, &info) == 0 else {
+      let error = errno
+      close(fd)
+      throw FileError(SystemFiles.reason(error))
     }
-    return bytes
+    if info.st_mode & S_IFMT != S_IFREG {
+      close(fd)
+      throw FileError(info.st_mode & S_IFMT == S_IFDIR ? "it is a folder" : "it is not a plain file")
+    }
+    // A file of /proc says 0 and may hold anything: its size is not known.
+    return FileStream(fd: fd, knownSize: info.st_size > 0 ? Int(info.st_size) : nil)
+  }
+
+  /// The system's reason for an error, as the end of a sentence: `permission denied`.
+  static func reason(_ error: Int32) -> String {
+    String(cString: strerror(error)).lowercased()
+  }
+}
+
+/// An open file descriptor, read a chunk at a time; closed when the stream goes.
+final class FileStream: ByteStream {
+  let fd: Int32
+  let knownSize: Int?
+  /// Whether the stream owns the descriptor (and closes it when it goes).
+  let closes: Bool
+
+  init(fd: Int32, knownSize: Int?, closes: Bool = true) {
+    self.fd = fd
+    self.knownSize = knownSize
+    self.closes = closes
+  }
+
+  deinit { if closes { close(fd) } }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(FileError) -> Int {
+    while true {
+      let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+      if count >= 0 { return count }
+      if errno == EINTR { continue }
+      throw FileError(SystemFiles.reason(errno))
+    }
   }
 }

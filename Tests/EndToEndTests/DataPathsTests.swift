@@ -75,6 +75,53 @@ import Testing
     #expect(run.stderr == "reckon: error: RECKON_HOME is set but empty: set it to a folder, or unset it\n")
   }
 
+  /// RECKON_HOME that is relative (which would make a folder wherever Reckon is run) or that
+  /// starts with ~ (quoted, so no shell expanded it: a folder named ~) is refused as an empty
+  /// one is, with status 2 and the reason, and nothing is made in the working folder;
+  /// `--data-dir=~/x` (which no shell expands either) likewise.
+  @Test func aRelativeOrTildeDataFolderIsRefused() throws {
+    #expect(throws: DataPaths.Problem.self) { try Self.paths(["RECKON_HOME": "relhome"]) }
+    #expect(throws: DataPaths.Problem.self) { try Self.paths(["RECKON_HOME": "~/x"]) }
+    #expect(try Self.paths(["RECKON_HOME": "relhome"], dataDir: "rel").database == "rel/reckon.sqlite")
+    for (variables, arguments, error) in [
+      (
+        ["RECKON_HOME": "relhome"], ["-e", "set digits 12"],
+        "reckon: error: RECKON_HOME is not an absolute path (relhome): it must start with /, or the files would go in "
+          + "whatever folder Reckon is started from\n"
+      ),
+      (
+        ["RECKON_HOME": "~/x"], ["-e", "set digits 12"],
+        "reckon: error: RECKON_HOME starts with '~' (~/x), which is not your home folder here (the shell expands ~ "
+          + "only when it is not quoted): use $HOME instead, as in RECKON_HOME=\"$HOME/...\"\n"
+      ),
+      (
+        [:], ["--data-dir=~/x", "-e", "set digits 12"],
+        "reckon: --data-dir: ~/x starts with '~', which the shell did not expand: use $HOME instead, or "
+          + "--data-dir ~/... (with a space)\nTry 'reckon --help' for the options.\n"
+      ),
+    ] {
+      let folder = try TemporaryFolder()
+      defer { folder.remove() }
+      let run = try ReckonProcess.run(arguments, environment: variables, directory: folder.path)
+      #expect(run.status == 2)
+      #expect(run.stdout == "")
+      #expect(run.stderr == error)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") } == [])
+    }
+  }
+
+  /// A data folder on the kernel's file systems says so, not that the disk is full (statvfs
+  /// reports no blocks free there, and none at all).
+  @Test func aDataFolderInProcIsNotAFullDisk() throws {
+    let run = try ReckonProcess.run(["--data-dir", "/proc/reckon", "-e", "set digits 12"])
+    #expect(run.stdout == "digits: 12\n")
+    #expect(!run.stderr.contains("disk is full"), "\(run.stderr)")
+    #expect(
+      run.stderr.hasPrefix(
+        "reckon: warning: cannot write to /proc/reckon (/proc/reckon is not a place for files: it is on one of the "
+          + "kernel's file systems (as /proc and /sys are))"), "\(run.stderr)")
+  }
+
   /// The binary with XDG_DATA_HOME=reldata saves in the home folder's default place, and
   /// nothing lands in the folder it was run from.
   @Test func theBinaryIgnoresARelativeDataFolder() throws {

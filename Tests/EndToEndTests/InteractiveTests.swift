@@ -254,6 +254,37 @@ import Testing
     #expect(try plain.waitForExit() == .exited(0))
   }
 
+  /// A paste of a megabyte with no line break is refused as soon as it passes the limit, said
+  /// once, and the rest of it is dropped without reaching libedit (whose buffers grew with
+  /// the line: a 10 MB paste took 279 MB and 73 s); once the paste has stopped, the next line
+  /// is read as usual, and the peak memory stays small.
+  @Test func aHugePasteIsRefusedAsItArrives() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let terminal = try Self.startReckon(home: home.path)
+    defer { terminal.close() }
+    try terminal.sendLong(String(repeating: "7", count: 1 << 20))
+    // (Cut at the terminal's width.)
+    try terminal.expect("error: the line is too long (over the limit of 65,536 bytes); it is skipped to\nits end")
+    try terminal.expect("reckon> ")
+    usleep(1_500_000)  // the paste is over: what follows is a new line
+    try terminal.send("2+2" + PseudoTerminal.Key.enter)
+    try terminal.expect("4")
+    try terminal.expect("reckon> ")
+    #expect(terminal.output.components(separatedBy: "too long").count == 2, "said once")
+    let status = try String(contentsOfFile: "/proc/\(terminal.pid)/status", encoding: .utf8)
+    let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap {
+      Int($0.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+    #expect((peak ?? .max) < 50_000, "peak memory \(peak ?? -1) KB")
+    // A pasted line break ends the refused line's rest at once.
+    try terminal.sendLong(String(repeating: "8", count: 100_000) + "\n3+3" + PseudoTerminal.Key.enter)
+    try terminal.expect("too long")
+    try terminal.expect("6")
+    try terminal.send(PseudoTerminal.Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
   /// Starts reckon on a new terminal with `home` as its HOME and RECKON_HOME (entries in
   /// `environment` override; an empty value leaves the variable out), and waits for the
   /// first prompt.

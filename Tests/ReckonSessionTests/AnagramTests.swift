@@ -38,6 +38,42 @@ import Testing
     }
   }
 
+  /// A line over the limit is no word: it is skipped as soon as it passes the limit, unread,
+  /// and counted with its line; the words around it are kept, repeats left out, and each set
+  /// of letters is one puzzle.
+  @Test func anOverlongLineIsSkippedWithItsLine() {
+    let long = Array(repeating: UInt8(ascii: "a"), count: WordList.maxLineBytes + 1)
+    let (list, report) = WordList.read(
+      Array("stone\r\n".utf8) + long + Array("\nnotes\nonset\n".utf8) + long + Array("\nstone\ntones".utf8))
+    #expect(list.words == ["stone", "notes", "onset", "tones"])
+    #expect(report.tooLong == 2)
+    #expect(report.skipped == "1 repeat, 2 lines longer than 1,024 bytes (the first at line 2)")
+    #expect(list.anagrams(of: "onest") == ["stone", "notes", "onset", "tones"])
+    #expect(list.puzzles(lengths: 5...5) == 1)
+    let one = WordList.read(Array(repeating: UInt8(ascii: "z"), count: 5_000)).1
+    #expect(one.skipped == "1 line longer than 1,024 bytes (line 1)")
+  }
+
+  /// A list larger than its budget is refused before a byte is read, saying how large it is;
+  /// one that cannot be read says why; nothing is used from either.
+  @Test func aListTooLargeOrUnreadableIsRefused() {
+    var state = testSession().state
+    state.files = MemoryFiles(["big.txt": Array(repeating: UInt8(ascii: "\n"), count: WordList.maxFileBytes + 1)])
+    guard case .failure(let big) = state.useWords(from: "big.txt") else {
+      Issue.record("a list over the budget was used")
+      return
+    }
+    #expect(
+      big.message
+        == "it is larger than 32 MiB (33,554,433 bytes): a word list may be at most that, so none of it was read")
+    state.files = FailingFiles(after: 70_000)
+    guard case .failure(let failing) = state.useWords(from: "any") else {
+      Issue.record("a list that failed to read was used")
+      return
+    }
+    #expect(failing.message == "cannot read it: input/output error (after 65,536 bytes)")
+  }
+
   @Test func aLatin1ListKeepsItsPlainWords() {
     let (list, report) = WordList.read([0x63, 0x61, 0x66, 0xE9, 0x0A] + Array("table\ntable\n".utf8))
     #expect(list.words == ["table"])

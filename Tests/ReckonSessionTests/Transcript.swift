@@ -125,11 +125,10 @@ func testSession(seed: UInt64 = 42, clock: ManualClock = ManualClock(), store: (
 struct FolderFiles: FileSource {
   let folder: URL
 
-  func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+  func open(_ path: String) throws(FileError) -> any ByteStream {
     guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else {
       throw FileError("no such file", isMissing: true)
     }
-    if data.count > limit { throw FileLimits.tooLarge(limit) }
-    return [UInt8](data)
+    return MemoryStream([UInt8](data))
   }
 }

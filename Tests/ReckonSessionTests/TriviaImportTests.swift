@@ -116,7 +116,7 @@ import Testing
         TriviaImport.Skip(
           line: 1,
           reason:
-            "wrong number of columns: 3, expected 7 (a quoted field runs on to line 4: is a closing quote missing?)")
+            "wrong number of columns: 3, expected 7 (a quoted field runs on to line 3: is a closing quote missing?)")
       ])
     #expect(open.questions.isEmpty)
   }

@@ -13,6 +13,15 @@ public enum DelimitedText {
     public var lastLine: Int? = nil
     /// Fields past `Limits.fieldsPerRow`, counted and not kept.
     public var dropped = 0
+    /// The row was longer than a row may be: its fields were not kept.
+    public var tooLong = false
+
+    /// The same row, too long to read.
+    func markedTooLong() -> Row {
+      var row = self
+      row.tooLong = true
+      return row
+    }
 
     /// How many fields the row has, kept or not.
     public var fieldCount: Int { fields.count + dropped }
@@ -41,45 +50,15 @@ public enum DelimitedText {
   /// Star-separated lines: every `*` separates a field, nothing is quoted. Blank lines are
   /// left out; a trailing `\r` is dropped.
   public static func starRows(_ text: String, limits: Limits = .none) -> Result<[Row], TooManyFields> {
-    var text = text
-    text.makeContiguousUTF8()
-    return text.utf8.withContiguousStorageIfAvailable { starRows($0, limits: limits) }!
-  }
-
-  static func starRows(_ all: UnsafeBufferPointer<UInt8>, limits: Limits) -> Result<[Row], TooManyFields> {
-    let (star, newline) = (UInt8(ascii: "*"), UInt8(ascii: "\n"))
+    var lines = TextLines(bytes: Array(text.utf8), lineLimit: .max - 1)
+    var star = StarRows(limits: limits)
     var rows: [Row] = []
-    var kept = 0
-    var number = 0
-    var start = 0
-    // Line by line without cutting the whole text into lines first (an array of 20 million
-    // empty lines was 640 MB).
-    while start < all.count || number == 0 {
-      var end = start
-      while end < all.count && all[end] != newline { end += 1 }
-      number += 1
-      var last = end
-      if last > start && all[last - 1] == UInt8(ascii: "\r") { last -= 1 }
-      let next = end + 1
-      defer { start = next }
-      if all[start..<last].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-        if end == all.count { break }
-        continue
+    do throws(TooManyFields) {
+      while case .text(let line)? = try? lines.next() {
+        if let row = try star.row(line, number: lines.number) { rows.append(row) }
       }
-      var row = Row(line: number, fields: [])
-      var fieldStart = start
-      for index in start...last where index == last || all[index] == star {
-        if row.fields.count < limits.fieldsPerRow {
-          row.fields.append(String(decoding: UnsafeBufferPointer(rebasing: all[fieldStart..<index]), as: UTF8.self))
-        } else {
-          row.dropped += 1
-        }
-        fieldStart = index + 1
-      }
-      kept += row.fields.count
-      if kept > limits.fields { return .failure(TooManyFields(line: number)) }
-      rows.append(row)
-      if end == all.count { break }
+    } catch {
+      return .failure(error)
     }
     return .success(rows)
   }
@@ -91,20 +70,155 @@ public enum DelimitedText {
   /// left out. A quoted field left open at the end of the text ends there (its row keeps the
   /// line it started on). Text after a closing quote is kept as it is (`"a"b` is `ab`).
   public static func csvRows(_ text: String, limits: Limits = .none) -> Result<[Row], TooManyFields> {
-    let bytes = Array(text.utf8)
+    var lines = TextLines(bytes: Array(text.utf8), lineLimit: .max - 1)
+    var csv = CSVRows(limits: limits, rowLimit: .max)
     var rows: [Row] = []
-    var fields: [String] = []
-    var dropped = 0
+    do throws(TooManyFields) {
+      while case .text(let line)? = try? lines.next() {
+        if let row = try csv.row(after: line, number: lines.number) { rows.append(row) }
+      }
+      if let row = try csv.finish() { rows.append(row) }
+    } catch {
+      return .failure(error)
+    }
+    return .success(rows)
+  }
+
+  /// Star-separated rows, read a line at a time.
+  public struct StarRows {
+    let limits: Limits
+    /// Fields kept so far, in all rows.
     var kept = 0
-    var tooMany: Int?  // the line of the row that passed `limits.fields`
+
+    public init(limits: Limits) { self.limits = limits }
+
+    /// The row of one line (nil for a blank line), or the line at which the file passed
+    /// `limits.fields`.
+    public mutating func row(_ line: ArraySlice<UInt8>, number: Int) throws(TooManyFields) -> Row? {
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+      var row = Row(line: number, fields: [])
+      var fieldStart = line.startIndex
+      for index in line.startIndex...line.endIndex where index == line.endIndex || line[index] == UInt8(ascii: "*") {
+        if row.fields.count < limits.fieldsPerRow {
+          row.fields.append(String(decoding: line[fieldStart..<index], as: UTF8.self))
+        } else {
+          row.dropped += 1
+        }
+        fieldStart = index + 1
+      }
+      kept += row.fields.count
+      if kept > limits.fields { throw TooManyFields(line: number) }
+      return row
+    }
+  }
+
+  /// CSV rows, read a line at a time: a row ends at the end of a line that is not inside a
+  /// quoted field. What a row keeps is bounded: past `rowLimit` bytes its fields are no longer
+  /// kept (only its quotes are followed, to find where it ends), and it is given as
+  /// `tooLong`.
+  public struct CSVRows {
+    let limits: Limits
+    let rowLimit: Int
+    var kept = 0
+    var fields: [String] = []
     var field: [UInt8] = []
-    var line = 1
-    var rowLine = 1
+    var dropped = 0
     var inQuotes = false
     var rowHasContent = false
-    var i = 0
-    func isSpecial(_ b: UInt8) -> Bool { b == UInt8(ascii: ",") || b == UInt8(ascii: "\"") || b == 0x0A || b == 0x0D }
-    func endField() {
+    var rowLine = 0
+    var rowBytes = 0
+    var tooLong = false
+    var line = 0
+
+    public init(limits: Limits, rowLimit: Int) {
+      self.limits = limits
+      self.rowLimit = rowLimit
+    }
+
+    /// Takes a line; returns the row it ends, if it ends one (not a blank line, nor a line
+    /// that ends inside a quoted field).
+    public mutating func row(after bytes: ArraySlice<UInt8>, number: Int) throws(TooManyFields) -> Row? {
+      line = number
+      if !inQuotes { rowLine = number }
+      var i = bytes.startIndex
+      func keep(_ run: ArraySlice<UInt8>) {
+        guard !tooLong else { return }
+        rowBytes += run.count
+        if rowBytes > rowLimit {
+          tooLong = true
+          (fields, field) = ([], [])
+        } else {
+          field.append(contentsOf: run)
+        }
+      }
+      while i < bytes.endIndex {
+        let b = bytes[i]
+        if inQuotes {
+          if b == UInt8(ascii: "\"") {
+            if i + 1 < bytes.endIndex && bytes[i + 1] == UInt8(ascii: "\"") {
+              keep(bytes[i..<i + 1])
+              i += 2
+              continue
+            }
+            inQuotes = false
+            i += 1
+            continue
+          }
+          // A run of ordinary bytes at once, up to the next quote.
+          let j = bytes[i...].firstIndex(of: UInt8(ascii: "\"")) ?? bytes.endIndex
+          keep(bytes[i..<j])
+          i = j
+          continue
+        }
+        switch b {
+        case UInt8(ascii: "\"") where field.allSatisfy({ $0 == 0x20 || $0 == 0x09 }):
+          field.removeAll(keepingCapacity: true)
+          inQuotes = true
+          rowHasContent = true
+          i += 1
+        case UInt8(ascii: ","):
+          endField()
+          rowHasContent = true
+          i += 1
+        default:
+          // A run of ordinary bytes at once (at least this one), up to the next separator or quote.
+          var j = i
+          repeat { j += 1 } while j < bytes.endIndex && bytes[j] != UInt8(ascii: ",") && bytes[j] != UInt8(ascii: "\"")
+          if !rowHasContent && bytes[i..<j].contains(where: { $0 != 0x20 && $0 != 0x09 }) { rowHasContent = true }
+          keep(bytes[i..<j])
+          i = j
+        }
+      }
+      if inQuotes {
+        keep([0x0A])  // the line break inside a quoted field
+        return nil
+      }
+      return try endRow()
+    }
+
+    /// A line too long to read, which ends the row it is part of (given as `tooLong`): the
+    /// quotes in it are not known, so the next line starts a new row.
+    public mutating func rowOfLineTooLong(number: Int) throws(TooManyFields) -> Row {
+      if !inQuotes { rowLine = number }
+      line = number
+      inQuotes = false
+      tooLong = true
+      rowHasContent = true
+      return try endRow()!
+    }
+
+    /// The row left open at the end of the text (a quoted field never closed), if any.
+    public mutating func finish() throws(TooManyFields) -> Row? {
+      guard inQuotes else { return nil }
+      inQuotes = false
+      if !tooLong && field.last == 0x0A {
+        field.removeLast()  // the line break after the last line, which the text did not have
+      }
+      return try endRow()
+    }
+
+    private mutating func endField() {
+      if tooLong { return }
       if fields.count < limits.fieldsPerRow {
         fields.append(String(decoding: field, as: UTF8.self))
       } else {
@@ -112,74 +226,21 @@ public enum DelimitedText {
       }
       field.removeAll(keepingCapacity: true)
     }
-    func endRow() {
+
+    private mutating func endRow() throws(TooManyFields) -> Row? {
       endField()
-      if rowHasContent || fields.count + dropped > 1 {
-        kept += fields.count
-        if kept > limits.fields { tooMany = rowLine }
-        rows.append(Row(line: rowLine, fields: fields, lastLine: line > rowLine ? line : nil, dropped: dropped))
-      }
-      fields.removeAll(keepingCapacity: true)
-      dropped = 0
-      rowHasContent = false
-    }
-    while i < bytes.count && tooMany == nil {
-      let b = bytes[i]
-      if inQuotes {
-        if b == UInt8(ascii: "\"") {
-          if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\"") {
-            field.append(b)
-            i += 2
-            continue
-          }
-          inQuotes = false
-        } else if b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A {
-          // CRLF inside a field (a spreadsheet's line break in a cell) is a plain LF.
-        } else if b == 0x0A {
-          line += 1
-          field.append(b)
-        } else {
-          // A run of ordinary bytes at once, up to the next quote or line break.
-          var j = i
-          repeat {
-            j += 1
-          } while j < bytes.count && bytes[j] != UInt8(ascii: "\"") && bytes[j] != 0x0D && bytes[j] != 0x0A
-          field.append(contentsOf: bytes[i..<j])
-          i = j
-          continue
-        }
-        i += 1
-        continue
-      }
-      switch b {
-      case UInt8(ascii: "\"") where field.allSatisfy({ $0 == 0x20 || $0 == 0x09 }):
+      defer {
+        fields.removeAll(keepingCapacity: true)
         field.removeAll(keepingCapacity: true)
-        inQuotes = true
-        rowHasContent = true
-      case UInt8(ascii: ","):
-        endField()
-        rowHasContent = true
-      case 0x0D where i + 1 < bytes.count && bytes[i + 1] == 0x0A:
-        break  // the LF ends the row
-      case 0x0D where i + 1 == bytes.count:
-        break  // a last line ending in CR alone
-      case 0x0A:
-        endRow()
-        line += 1
-        rowLine = line
-      default:
-        // A run of ordinary bytes at once (at least this one), up to the next separator,
-        // quote or line break.
-        var j = i
-        repeat { j += 1 } while j < bytes.count && !isSpecial(bytes[j])
-        if !rowHasContent && bytes[i..<j].contains(where: { $0 != 0x20 && $0 != 0x09 }) { rowHasContent = true }
-        field.append(contentsOf: bytes[i..<j])
-        i = j
-        continue
+        (dropped, rowHasContent, rowBytes, tooLong) = (0, false, 0, false)
       }
-      i += 1
+      guard rowHasContent || fields.count + dropped > 1 else { return nil }
+      kept += fields.count
+      if kept > limits.fields { throw TooManyFields(line: rowLine) }
+      var row = Row(
+        line: rowLine, fields: tooLong ? [] : fields, lastLine: line > rowLine ? line : nil, dropped: dropped)
+      row.tooLong = tooLong
+      return row
     }
-    if tooMany == nil && (rowHasContent || !field.isEmpty || !fields.isEmpty || dropped > 0) { endRow() }
-    return tooMany.map { .failure(TooManyFields(line: $0)) } ?? .success(rows)
   }
 }

@@ -104,9 +104,15 @@ public indirect enum JSON: Sendable, Equatable {
   /// The value of `text`, or where and why it is not JSON. Past `maxValues` values (each
   /// takes about 50 bytes of memory, several times its text) reading stops with an error
   /// that `isTooLarge`.
-  public static func parse(_ text: String, maxValues: Int = .max) -> Result<JSON, SyntaxError> {
+  /// A string longer than `maxStringBytes` (in the text, escapes as written) keeps only about
+  /// its first `maxStringBytes`; the rest is passed over, not kept (a file that is one 20 MB
+  /// string is not 20 MB of strings a few times over).
+  public static func parse(_ text: String, maxValues: Int = .max, maxStringBytes: Int = .max) -> Result<
+    JSON, SyntaxError
+  > {
     var reader = Reader(Array(text.utf8))
     reader.valuesLeft = maxValues
+    reader.maxStringBytes = maxStringBytes
     do throws(SyntaxError) {
       reader.skipSpace()
       let value = try reader.value(depth: 0)
@@ -124,6 +130,7 @@ public indirect enum JSON: Sendable, Equatable {
     var line = 1
     var lineStart = 0
     var valuesLeft = Int.max
+    var maxStringBytes = Int.max
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -266,6 +273,24 @@ public indirect enum JSON: Sendable, Equatable {
     }
 
     mutating func string() throws(SyntaxError) -> String {
+      // A string that may be too long: where to stop keeping it (the start of an escape or a
+      // character at most `maxStringBytes` in), and where it ends.
+      var cut: (at: Int, quote: Int)?
+      if maxStringBytes < bytes.count - index - 1 {
+        var end = index + 1
+        var keepTo = end
+        let last = index + 1 + maxStringBytes
+        while end < bytes.count && bytes[end] != UInt8(ascii: "\"") {
+          if end <= last { keepTo = end }
+          if bytes[end] < 0x20 { break }  // an error, which the reading below reports
+          end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        if end >= bytes.count {
+          index = bytes.count  // where the reading below would find it, without keeping the string
+          throw error("the file ends inside a string: expected '\"'")
+        }
+        if end > last && bytes[end] == UInt8(ascii: "\"") { cut = (keepTo, end) }
+      }
       index += 1  // the opening quote
       var scalars = String.UnicodeScalarView()
       var runStart = index
@@ -275,6 +300,11 @@ public indirect enum JSON: Sendable, Equatable {
         }
       }
       while true {
+        if let cut, index >= cut.at {
+          flush()
+          index = cut.quote + 1
+          return String(scalars)
+        }
         guard index < bytes.count else { throw error("the file ends inside a string: expected '\"'") }
         let b = bytes[index]
         if b == UInt8(ascii: "\"") {

@@ -15,6 +15,16 @@ public enum TextFile {
     bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
   }
 
+  /// Where the first invalid UTF-8 sequence of one line's bytes starts (from 1), or nil when
+  /// they are all UTF-8.
+  public static func firstInvalidByte(_ line: ArraySlice<UInt8>) -> Int? {
+    if !line.contains(where: { $0 >= 0x80 }) { return nil }
+    if String(validating: line, as: UTF8.self) != nil { return nil }
+    // An ASCII byte first, so that nothing at the start is taken for a byte-order mark.
+    if case .failure(let bad) = decode([0x78] + line) { return bad.byte - 1 }
+    return nil
+  }
+
   /// The text of `bytes` without a leading byte-order mark and with each CRLF line end as LF,
   /// or where it stops being UTF-8 (bytes counted after the mark). A lone CR is kept.
   public static func decode(_ bytes: [UInt8]) -> Result<String, InvalidUTF8> {

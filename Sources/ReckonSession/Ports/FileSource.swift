@@ -1,25 +1,31 @@
-/// Reading a user's file (`quiz load FILE`), injected: the session never touches the file
-/// system itself, and tests hand it files from memory.
+/// Reading a user's file (`quiz load FILE`, `--words FILE`), injected: the session never
+/// touches the file system itself, and tests hand it files from memory.
 public protocol FileSource: Sendable {
-  /// The bytes of the file at `path` (`~/` is the home folder), or why they cannot be read,
-  /// in words for the user. A file larger than `limit` bytes is refused, unread.
-  func read(_ path: String, limit: Int) throws(FileError) -> [UInt8]
+  /// The file at `path` (`~/` is the home folder), open for reading a chunk at a time, or why
+  /// it cannot be read, in words for the user. Readers take it through `TextLines`, which
+  /// bounds what they hold.
+  func open(_ path: String) throws(FileError) -> any ByteStream
 }
 
 extension FileSource {
-  /// The bytes of a file of at most `FileLimits.any`.
-  public func read(_ path: String) throws(FileError) -> [UInt8] { try read(path, limit: FileLimits.any) }
+  /// The bytes of a whole file of at most `limit` bytes (a JSON file, which is not read by
+  /// lines); a larger one is refused, unread when its size says so.
+  /// `kind` names such a file in a refusal: `a personality quiz may be at most 1 MiB`.
+  public func read(_ path: String, limit: Int = FileLimits.any, kind: String = "a file") throws(FileError) -> [UInt8] {
+    var lines = TextLines(try open(path), lineLimit: .max, budget: limit, dropsByteOrderMark: false)
+    do {
+      return try lines.rest()
+    } catch {
+      if case .unreadable(let problem, 0) = error { throw problem }
+      throw FileError(error.message(kind))
+    }
+  }
 }
 
 /// How large a user's file may be: larger ones are refused rather than read into memory.
 public enum FileLimits {
-  /// Any file (a trivia bank, a word list); a mode may set a lower limit of its own.
+  /// Any file (a trivia bank read by lines); a mode may set a lower limit of its own.
   public static let any = 256 << 20
-
-  /// Why a file is refused: `it is larger than 1 MiB`.
-  public static func tooLarge(_ limit: Int) -> FileError {
-    FileError("it is larger than \(limit >> 20) MiB")
-  }
 }
 
 public struct FileError: Error, Sendable, Equatable {
@@ -39,9 +45,8 @@ public struct MemoryFiles: FileSource {
 
   public init(_ files: [String: [UInt8]] = [:]) { self.files = files }
 
-  public func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+  public func open(_ path: String) throws(FileError) -> any ByteStream {
     guard let bytes = files[path] else { throw FileError("no such file", isMissing: true) }
-    if bytes.count > limit { throw FileLimits.tooLarge(limit) }
-    return bytes
+    return MemoryStream(bytes)
   }
 }

@@ -30,11 +30,28 @@ extension SessionState {
     }
   }
 
-  /// The bytes of a user's file, through the session's `FileSource`, or why they cannot be read.
-  func readFile(_ path: String, limit: Int = FileLimits.any) -> Result<[UInt8], LoadProblem> {
+  /// The bytes of a whole user's file of at most `limit` bytes, through the session's
+  /// `FileSource`, or why they cannot be read.
+  func readFile(_ path: String, limit: Int = FileLimits.any, kind: String = "a file") -> Result<
+    [UInt8], LoadProblem
+  > {
+    var lines: TextLines
+    switch openLines(path, lineLimit: .max, budget: limit) {
+    case .success(let opened): lines = opened
+    case .failure(let problem): return .failure(problem)
+    }
+    do {
+      return .success(try lines.rest())
+    } catch {
+      return .failure(LoadProblem(message: error.message(kind)))
+    }
+  }
+
+  /// A user's file, open to be read a line at a time (`TextLines`), or why it cannot be read.
+  func openLines(_ path: String, lineLimit: Int, budget: Int = FileLimits.any) -> Result<TextLines, LoadProblem> {
     guard let files else { return .failure(LoadProblem(message: "this session cannot read files")) }
     do {
-      return .success(try files.read(path, limit: limit))
+      return .success(TextLines(try files.open(path), lineLimit: lineLimit, budget: budget))
     } catch {
       return .failure(LoadProblem(message: "cannot read it: \(error.message)", isMissing: error.isMissing))
     }

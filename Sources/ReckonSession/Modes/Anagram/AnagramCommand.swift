@@ -130,7 +130,7 @@ extension SessionState {
   func anagramLevels() -> (levels: [AnagramLevel], warnings: [Output]) {
     guard let path = anagramLevelsFile, files != nil else { return (AnagramLevels.defaults, []) }
     let bytes: [UInt8]
-    switch readFile(path) {
+    switch readFile(path, limit: AnagramLevels.maxFileBytes, kind: "a level table") {
     case .success(let read): bytes = read
     case .failure(let problem):
       if problem.isMissing { return (AnagramLevels.defaults, []) }
@@ -158,12 +158,18 @@ extension SessionState {
   /// kept, how many it left out and why, and how many puzzles each level has. A list that
   /// cannot be read or keeps no word changes nothing.
   public mutating func useWords(from path: String) -> Result<LoadReport, LoadProblem> {
-    let bytes: [UInt8]
-    switch readFile(path) {
-    case .success(let read): bytes = read
+    var lines: TextLines
+    switch openLines(path, lineLimit: WordList.maxLineBytes, budget: WordList.maxFileBytes) {
+    case .success(let opened): lines = opened
     case .failure(let problem): return .failure(problem)
     }
-    let (list, report) = WordList.read(bytes)
+    let list: WordList
+    let report: WordList.Report
+    do {
+      (list, report) = try WordList.read(&lines)
+    } catch {
+      return .failure(LoadProblem(message: error.message("a word list")))
+    }
     guard !list.words.isEmpty else {
       let skipped = report.skipped.isEmpty ? "" : "; left out \(report.skipped)"
       return .failure(LoadProblem(message: "it has no words of lowercase a–z only\(skipped)"))
@@ -172,7 +178,7 @@ extension SessionState {
     let leftOut = "left out \(report.skipped.isEmpty ? "none" : report.skipped)"
     // Words made of the same letters are one puzzle.
     let playable = AnagramLevels.defaults.map { level in
-      "\(Set(list.words(lengths: level.letters).map(WordList.letters(of:))).count.grouped) \(level.name)"
+      "\(list.puzzles(lengths: level.letters).grouped) \(level.name)"
     }.joined(separator: ", ")
     let loaded = Wording.count(report.kept, "word")
     return .success(

@@ -25,6 +25,9 @@ public struct AnagramLevel: Sendable, Hashable {
 /// for each word and the points a letter; `#` starts a comment. A line for `easy`, `medium`
 /// or `hard` replaces that level; another name adds a level.
 public enum AnagramLevels {
+  /// The largest level table read (a table of every length is a few hundred bytes).
+  public static let maxFileBytes = 1 << 20
+
   public static let defaults = [
     AnagramLevel(name: "easy", letters: 4...5, seconds: 60, points: 10),
     AnagramLevel(name: "medium", letters: 6...6, seconds: 45, points: 15),

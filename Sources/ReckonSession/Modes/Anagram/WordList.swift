@@ -7,37 +7,162 @@ import ReckonData
 public struct WordList: Sendable {
   /// Every word, once, in the order of the file.
   public let words: [String]
-  /// The words made of each set of letters, by the letters sorted (`eilnst` → listen, silent).
-  let anagrams: [String: [String]]
-  /// The words that can be scrambled (two different letters at least), by length.
-  let playable: [Int: [String]]
+  /// For each set of letters (`Key.letters`), the last word made of them, by its place in
+  /// `words`; `nextAnagram` chains the others (-1 ends a chain). One dictionary entry a set
+  /// and a number a word: 3 million words took 211 MB and 9.6 s with an array of words for
+  /// each set, keyed by the letters' text.
+  private let lastAnagram: Keyed
+  private let nextAnagram: [Int32]
+  /// The words that can be scrambled (two different letters at least), by length, by their
+  /// place in `words`.
+  let playable: [Int: [Int32]]
 
+  /// The list of `words`, each once (a word seen before is left out).
   init(_ words: [String]) {
-    self.words = words
-    var anagrams: [String: [String]] = [:]
-    var playable: [Int: [String]] = [:]
-    for word in words {
-      anagrams[WordList.letters(of: word), default: []].append(word)
-      if Tiles.canScramble(word, fixed: 0) { playable[word.utf8.count, default: []].append(word) }
+    var list = Builder()
+    for word in words { _ = list.add(word) }
+    self.init(list)
+  }
+
+  /// A word, or a set of letters, as a dictionary key: a–z of at most 12 letters as a number,
+  /// five bits a letter (cheap to hash, and nothing to allocate); anything else as text.
+  enum Key: Hashable, Sendable {
+    case packed(UInt64)
+    case text(String)
+
+    /// The word itself.
+    static func word(_ word: String) -> Key {
+      var value: UInt64 = 0
+      var count = 0
+      for byte in word.utf8 {
+        guard byte >= 0x61 && byte <= 0x7A, count < 12 else { return .text(word) }
+        value = value << 5 | UInt64(byte - 0x60)
+        count += 1
+      }
+      return .packed(value)
     }
-    self.anagrams = anagrams
-    self.playable = playable
+
+    /// The word's letters in alphabetical order: the same for all its anagrams (a counting
+    /// sort of its bytes).
+    static func letters(of word: String) -> Key {
+      guard word.utf8.count <= 12, word.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else {
+        return .text(WordList.letters(of: word))
+      }
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { counts in
+        counts.initialize(repeating: 0)
+        for byte in word.utf8 { counts[Int(byte - 0x61)] += 1 }
+        var value: UInt64 = 0
+        for letter in 0..<26 {
+          for _ in 0..<counts[letter] { value = value << 5 | UInt64(letter + 1) }
+        }
+        return .packed(value)
+      }
+    }
+
+    /// How many letters: the word's length.
+    var count: Int {
+      switch self {
+      case .packed(let value): (64 - value.leadingZeroBitCount + 4) / 5
+      case .text(let text): text.unicodeScalars.count
+      }
+    }
+
+    /// Whether the letters (sorted) are not all one letter: the first is not the last.
+    var canScramble: Bool {
+      switch self {
+      case .packed(let value): value & 31 != value >> UInt64(5 * (count - 1))
+      case .text(let text): Tiles.canScramble(text, fixed: 0)
+      }
+    }
+  }
+
+  /// A dictionary by `Key`, as two: numbers hash on the standard library's fast path for a
+  /// word (a `Key` itself would go through a whole `Hasher`).
+  struct Keyed: Sendable {
+    var packed: [UInt64: Int32] = [:]
+    var text: [String: Int32] = [:]
+
+    subscript(key: Key) -> Int32? {
+      switch key {
+      case .packed(let value): packed[value]
+      case .text(let value): text[value]
+      }
+    }
+
+    /// Every key.
+    var keys: [Key] { packed.keys.map { .packed($0) } + text.keys.map { .text($0) } }
+  }
+
+  /// What reading a list builds, a word at a time.
+  struct Builder {
+    var words: [String] = []
+    var lastAnagram = Keyed()
+    var nextAnagram: [Int32] = []
+    var playable: [Int: [Int32]] = [:]
+    /// The words so far, to find a repeat with one look-up (walking the chain of a word's
+    /// letters would compare it with each of its anagrams: quadratic for a list of the
+    /// permutations of one word).
+    var seenPacked: Set<UInt64> = []
+    var seenText: Set<String> = []
+
+    /// Adds a word of a–z; false when the list has it already.
+    mutating func add(_ word: String) -> Bool {
+      switch Key.word(word) {
+      case .packed(let value): guard seenPacked.insert(value).inserted else { return false }
+      case .text(let text): guard seenText.insert(text).inserted else { return false }
+      }
+      let index = Int32(words.count)
+      // One look-up of the letters: the chain's last word (-1 for a new set) becomes this one.
+      func chain(_ last: inout Int32, _ next: inout [Int32]) {
+        next.append(last)
+        last = index
+      }
+      switch Key.letters(of: word) {
+      case .packed(let value): chain(&lastAnagram.packed[value, default: -1], &nextAnagram)
+      case .text(let text): chain(&lastAnagram.text[text, default: -1], &nextAnagram)
+      }
+      words.append(word)
+      if Tiles.canScramble(word, fixed: 0) { playable[word.utf8.count, default: []].append(index) }
+      return true
+    }
+  }
+
+  private init(_ list: Builder) {
+    words = list.words
+    lastAnagram = list.lastAnagram
+    nextAnagram = list.nextAnagram
+    playable = list.playable
   }
 
   /// A word's letters in alphabetical order: the same for all its anagrams.
-  static func letters(of word: String) -> String {
+  public static func letters(of word: String) -> String {
     String(String.UnicodeScalarView(word.unicodeScalars.sorted()))
   }
 
-  /// The words made of exactly the letters of `word` (itself among them, if it is a word).
-  func anagrams(of word: String) -> [String] { anagrams[WordList.letters(of: word)] ?? [] }
+  /// The words made of exactly the letters of `word` (itself among them, if it is a word), in
+  /// the order of the list.
+  public func anagrams(of word: String) -> [String] {
+    guard var at = lastAnagram[Key.letters(of: word)] else { return [] }
+    var found: [String] = []
+    while at >= 0 {
+      found.append(words[Int(at)])
+      at = nextAnagram[Int(at)]
+    }
+    return found.reversed()
+  }
 
   /// Whether `guess` is a word of the list made of exactly the letters of `word`.
   func accepts(_ guess: String, for word: String) -> Bool { anagrams(of: word).contains(guess) }
 
   /// The words with `lengths` letters that can be scrambled (at least two different letters).
-  func words(lengths: ClosedRange<Int>) -> [String] {
-    lengths.flatMap { playable[$0] ?? [] }
+  public func words(lengths: ClosedRange<Int>) -> [String] {
+    lengths.flatMap { (playable[$0] ?? []).map { words[Int($0)] } }
+  }
+
+  /// How many puzzles the list has of `lengths` letters: sets of letters, at least two of them
+  /// different, that some word is made of (words of the same letters are one puzzle).
+  public func puzzles(lengths: ClosedRange<Int>) -> Int {
+    lastAnagram.keys.count { lengths.contains($0.count) && $0.canScramble }
   }
 
   /// What reading a list kept and left out.
@@ -50,6 +175,9 @@ public struct WordList: Sendable {
     public var otherCharacters = 0
     public var blocked = 0
     public var duplicates = 0
+    /// Lines longer than `maxLineBytes`, skipped unread, and the first one's number.
+    public var tooLong = 0
+    public var firstTooLong = 0
 
     /// `skipped 3: 1 proper noun, 2 possessives`, or nothing when nothing was skipped.
     public var skipped: String {
@@ -57,33 +185,60 @@ public struct WordList: Sendable {
         (properNouns, "proper noun", "proper nouns"), (possessives, "with an apostrophe", "with an apostrophe"),
         (otherCharacters, "with other characters", "with other characters"),
         (blocked, "on the blocked list", "on the blocked list"), (duplicates, "repeat", "repeats"),
+        (
+          tooLong, "line longer than \(WordList.maxLineBytes.grouped) bytes (line \(firstTooLong.grouped))",
+          "lines longer than \(WordList.maxLineBytes.grouped) bytes (the first at line \(firstTooLong.grouped))"
+        ),
       ].filter { $0.0 > 0 }.map { "\($0.0.grouped) \($0.0 == 1 ? $0.1 : $0.2)" }
       return parts.isEmpty ? "" : parts.joined(separator: ", ")
     }
   }
 
+  /// The longest line a word list may have: longer ones are no word, and are skipped unread.
+  public static let maxLineBytes = 1_024
+  /// The largest word list read: about 5 million words (the largest lists of English words
+  /// have half a million); larger ones are refused, as the reading that long would be.
+  public static let maxFileBytes = 32 << 20
+
+  /// The words of a list in memory, one a line (`#` lines are comments), filtered.
+  public static func read(_ file: [UInt8], blocked: Set<String> = WordList.blocked) -> (WordList, Report) {
+    var lines = TextLines(bytes: file, lineLimit: maxLineBytes)
+    // Bytes in memory: nothing to fail.
+    return (try? read(&lines, blocked: blocked)) ?? (WordList([]), Report())
+  }
+
   /// The words of a list, one a line (`#` lines are comments), filtered. Works on bytes: a
   /// line with anything but a–z is left out whatever its encoding, so a Latin-1 list works.
-  /// A byte-order mark is not part of the first word.
-  public static func read(_ file: [UInt8], blocked: Set<String> = WordList.blocked) -> (WordList, Report) {
-    let bytes = TextFile.withoutByteOrderMark(file)
+  /// A byte-order mark is not part of the first word (`TextLines` drops it).
+  public static func read(_ lines: inout TextLines, blocked: Set<String> = WordList.blocked) throws(TextLines.Failure)
+    -> (WordList, Report)
+  {
     var report = Report()
-    var words: [String] = []
-    var seen: Set<String> = []
-    var start = bytes.startIndex
-    func line(_ end: Int) {
-      var (from, to) = (start, end)
+    var list = Builder()
+    // The blocked words as numbers too, which hash on the fast path.
+    var blockedPacked: Set<UInt64> = []
+    for word in blocked { if case .packed(let value) = Key.word(word) { blockedPacked.insert(value) } }
+    while let line = try lines.next() {
+      guard case .text(let bytes) = line else {
+        if report.tooLong == 0 { report.firstTooLong = lines.number }
+        report.tooLong += 1
+        continue
+      }
+      var (from, to) = (bytes.startIndex, bytes.endIndex)
       while from < to && (bytes[from] == 0x20 || bytes[from] == 0x09) { from += 1 }
       while to > from && (bytes[to - 1] == 0x20 || bytes[to - 1] == 0x09 || bytes[to - 1] == 0x0D) { to -= 1 }
-      guard from < to, bytes[from] != UInt8(ascii: "#") else { return }
+      guard from < to, bytes[from] != UInt8(ascii: "#") else { continue }
       let slice = bytes[from..<to]
       if slice.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
         let word = String(decoding: slice, as: UTF8.self)
-        if blocked.contains(word) {
+        let isBlocked: Bool
+        switch Key.word(word) {
+        case .packed(let value): isBlocked = blockedPacked.contains(value)
+        case .text: isBlocked = blocked.contains(word)
+        }
+        if isBlocked {
           report.blocked += 1
-        } else if seen.insert(word).inserted {
-          words.append(word)
-        } else {
+        } else if !list.add(word) {
           report.duplicates += 1
         }
       } else if slice.contains(UInt8(ascii: "'")) || String(decoding: slice, as: UTF8.self).contains("\u{2019}") {
@@ -94,13 +249,8 @@ public struct WordList: Sendable {
         report.otherCharacters += 1
       }
     }
-    for i in bytes.indices where bytes[i] == 0x0A {
-      line(i)
-      start = i + 1
-    }
-    line(bytes.endIndex)
-    report.kept = words.count
-    return (WordList(words), report)
+    report.kept = list.words.count
+    return (WordList(list), report)
   }
 
   /// The words the game never uses, from any list (Sources/ReckonData/blocked-words.txt).

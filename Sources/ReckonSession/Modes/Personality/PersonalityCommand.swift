@@ -102,7 +102,7 @@ struct PersonalityCommand: Command {
 
   static func load(_ path: String, place: SourceSpan, in state: inout SessionState) throws(Diagnostic) -> ModeStep {
     let bytes: [UInt8]
-    switch state.readFile(path, limit: FileLimits.personality) {
+    switch state.readFile(path, limit: FileLimits.personality, kind: "a personality quiz") {
     case .success(let read): bytes = read
     case .failure(let problem):
       throw Diagnostic("nothing loaded from \(path): \(problem.message)", at: place)

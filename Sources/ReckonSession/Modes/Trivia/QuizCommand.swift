@@ -160,13 +160,13 @@ extension SessionState {
   /// that cannot be read, is not UTF-8 or has no good row is a failure: nothing is loaded and
   /// the session is as it was.
   public mutating func importQuestions(from path: String) -> Result<LoadReport, LoadProblem> {
-    let bytes: [UInt8]
-    switch readFile(path) {
-    case .success(let read): bytes = read
+    var lines: TextLines
+    switch openLines(path, lineLimit: TriviaImport.maxLineBytes) {
+    case .success(let opened): lines = opened
     case .failure(let problem): return .failure(problem)
     }
     let read: TriviaImport
-    switch TriviaImport.read(bytes, besides: trivia.questions) {
+    switch TriviaImport.read(&lines, besides: trivia.questions) {
     case .success(let result): read = result
     case .failure(let failure): return .failure(LoadProblem(message: failure.message))
     }

@@ -57,63 +57,131 @@ public struct TriviaImport: Sendable {
   /// The most JSON values an Open Trivia DB file may hold (about 90,000 questions).
   public static let maxJSONValues = 1_000_000
 
+  /// The longest line of a star-separated or CSV file, and the longest row: a row within the
+  /// field limit is well within it (seven fields of 1,000 characters of four bytes). A longer
+  /// one is skipped as soon as it passes the limit, unread (a 100 MB line took 416 MB).
+  public static let maxLineBytes = 65_536
+  /// The largest Open Trivia DB file (JSON, which is read whole): about as much as
+  /// `maxJSONValues` takes (Open Trivia DB's whole bank is about 2 MB).
+  public static let maxJSONBytes = 32 << 20
+
   /// Reads `bytes`; questions already in `bank` (the same text and answers, folded) are
   /// skipped as duplicates.
   public static func read(_ bytes: [UInt8], besides bank: QuestionBank = QuestionBank()) -> Result<
     TriviaImport, Failure
   > {
-    let text: String
-    switch TextFile.decode(bytes) {
-    case .success(let decoded): text = decoded
-    case .failure(let bad):
-      return .failure(Failure(message: "it is not UTF-8 text (line \(bad.line), byte \(bad.byte))"))
+    var lines = TextLines(bytes: bytes, lineLimit: maxLineBytes)
+    return read(&lines, besides: bank)
+  }
+
+  /// Reads a file a line at a time (JSON whole, up to `maxJSONBytes`); questions already in
+  /// `bank` are skipped as duplicates. A line over `maxLineBytes` is a row skipped unread.
+  public static func read(_ lines: inout TextLines, besides bank: QuestionBank = QuestionBank()) -> Result<
+    TriviaImport, Failure
+  > {
+    do throws(TextLines.Failure) {
+      return try readLines(&lines, besides: bank)
+    } catch {
+      return .failure(Failure(message: error.message("a question file")))
     }
-    let start = text.utf8.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-    guard let start else { return .failure(Failure(message: "the file is empty")) }
-    var result: TriviaImport
+  }
+
+  private static func readLines(_ lines: inout TextLines, besides bank: QuestionBank) throws(TextLines.Failure)
+    -> Result<TriviaImport, Failure>
+  {
+    guard let start = try lines.firstNonBlank() else { return .failure(Failure(message: "the file is empty")) }
     if start == UInt8(ascii: "{") || start == UInt8(ascii: "[") {
+      let bytes: [UInt8]
+      do {
+        bytes = try lines.rest(limit: maxJSONBytes)
+      } catch {
+        return .failure(Failure(message: error.message("an Open Trivia DB file (JSON)")))
+      }
+      let text: String
+      switch TextFile.decode(bytes) {
+      case .success(let decoded): text = decoded
+      case .failure(let bad):
+        return .failure(Failure(message: "it is not UTF-8 text (line \(bad.line), byte \(bad.byte))"))
+      }
       switch openTriviaDB(text) {
-      case .success(let read): result = read
+      case .success(var read):
+        read.removeDuplicates(besides: bank)
+        return .success(read)
       case .failure(let failure): return .failure(failure)
       }
-    } else {
-      let firstLine = TriviaImport.firstLine(of: text)
-      let stars = firstLine.count { $0 == UInt8(ascii: "*") }
-      let commas = firstLine.count { $0 == UInt8(ascii: ",") }
-      // The first two columns, split on bytes (splitting 20 MB of `*` into characters took
-      // most of a second).
-      func columns(_ separator: Character) -> [String] {
-        firstLine.split(separator: separator.asciiValue!, maxSplits: 2).map { String(decoding: $0, as: UTF8.self) }
+    }
+    var result = TriviaImport(format: .star)
+    var format: Format?
+    var star = DelimitedText.StarRows(limits: limits)
+    var csv = DelimitedText.CSVRows(limits: limits, rowLimit: maxLineBytes)
+    var headerLooked = false
+    func take(_ row: DelimitedText.Row) {
+      if row.tooLong {
+        return result.skipRow(
+          line: row.line,
+          "the row is longer than \(maxLineBytes.grouped) bytes, the most a row may be, and was not read")
       }
-      let isStar = isHeader(columns("*")) || (!isHeader(columns(",")) && stars > commas)
-      result = TriviaImport(format: isStar ? .star : .csv)
-      var rows: [DelimitedText.Row]
-      switch isStar ? DelimitedText.starRows(text, limits: limits) : DelimitedText.csvRows(text, limits: limits) {
-      case .success(let read): rows = read
-      case .failure(let tooMany):
-        return .failure(
-          Failure(
-            message: "it has more than \(limits.fields.grouped) fields (passed at line \(tooMany.line.grouped)): "
-              + "a question file may hold at most that many, about \((limits.fields / 7).grouped) questions"))
+      if !headerLooked {
+        headerLooked = true
+        if isHeader(row.fields) { return }
       }
-      if let first = rows.first, isHeader(first.fields) { rows.removeFirst() }
-      for row in rows { result.add(row.fields, line: row.line, lastLine: row.lastLine, count: row.fieldCount) }
+      result.add(row.fields, line: row.line, lastLine: row.lastLine, count: row.fieldCount)
+    }
+    // Past a million fields in all, reading stops.
+    var tooMany: DelimitedText.TooManyFields?
+    func rows(_ read: () throws(DelimitedText.TooManyFields) -> DelimitedText.Row?) {
+      do {
+        if let row = try read() { take(row) }
+      } catch {
+        tooMany = error
+      }
+    }
+    while tooMany == nil, let line = try lines.next() {
+      guard case .text(let bytes) = line else {
+        let number = lines.number
+        rows { () throws(DelimitedText.TooManyFields) in
+          format == .csv
+            ? try csv.rowOfLineTooLong(number: number) : DelimitedText.Row(line: number, fields: []).markedTooLong()
+        }
+        continue
+      }
+      if let byte = TextFile.firstInvalidByte(bytes) {
+        return .failure(Failure(message: "it is not UTF-8 text (line \(lines.number), byte \(byte))"))
+      }
+      if format == nil {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+        format = TriviaImport.format(ofFirstLine: bytes)
+        result.format = format!
+      }
+      let number = lines.number
+      if format == .csv {
+        rows { () throws(DelimitedText.TooManyFields) in try csv.row(after: bytes, number: number) }
+      } else {
+        rows { () throws(DelimitedText.TooManyFields) in try star.row(bytes, number: number) }
+      }
+    }
+    if format == .csv { rows { () throws(DelimitedText.TooManyFields) in try csv.finish() } }
+    if let tooMany {
+      return .failure(
+        Failure(
+          message: "it has more than \(limits.fields.grouped) fields (passed at line \(tooMany.line.grouped)): "
+            + "a question file may hold at most that many, about \((limits.fields / 7).grouped) questions"))
     }
     result.removeDuplicates(besides: bank)
     return .success(result)
   }
 
-  /// The first line that is not blank, found without cutting the whole text into lines.
-  static func firstLine(of text: String) -> Substring.UTF8View {
-    let bytes = Substring(text).utf8
-    var start = bytes.startIndex
-    while start < bytes.endIndex {
-      let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
-      let line = bytes[start..<end]
-      if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return line }
-      start = end < bytes.endIndex ? bytes.index(after: end) : end
+  /// Star-separated or CSV, from the first line that is not blank: its header names its
+  /// separator, and a line without a header is star-separated if it has more stars than commas.
+  static func format(ofFirstLine line: ArraySlice<UInt8>) -> Format {
+    let stars = line.count { $0 == UInt8(ascii: "*") }
+    let commas = line.count { $0 == UInt8(ascii: ",") }
+    // The first two columns, split on bytes.
+    func columns(_ separator: UInt8) -> [String] {
+      line.split(separator: separator, maxSplits: 2).map { String(decoding: $0, as: UTF8.self) }
     }
-    return bytes[start..<start]
+    let isStar = isHeader(columns(UInt8(ascii: "*"))) || (!isHeader(columns(UInt8(ascii: ","))) && stars > commas)
+    return isStar ? .star : .csv
   }
 
   /// Whether a row names the columns (in any case, with `_` or spaces as you like).
@@ -262,7 +330,7 @@ public struct TriviaImport: Sendable {
 
   static func openTriviaDB(_ text: String) -> Result<TriviaImport, Failure> {
     let json: JSON
-    switch JSON.parse(text, maxValues: maxJSONValues) {
+    switch JSON.parse(text, maxValues: maxJSONValues, maxStringBytes: maxLineBytes) {
     case .success(let value): json = value
     case .failure(let error) where error.isTooLarge:
       return .failure(
