@@ -2,7 +2,8 @@ import CSQLite
 
 /// A Swift type that is bound to a statement's parameters and read from its columns.
 ///
-/// `Int64`, `Int`, `Int32`, `Bool` (0 or 1), `Double` and `String` (UTF-8 text) are; an
+/// `Int64`, `Int`, `Int32`, `Bool` (0 or 1), `Double`, `String` (UTF-8 text), `TextBytes`
+/// (text as the bytes it is) and `Blob` are; an
 /// `Optional` of any of them binds `nil` as NULL and reads NULL as `nil`; `Null` is NULL.
 /// Reading NULL into a type that is not optional is an error (`SQLITE_MISMATCH`), never a
 /// quiet 0 or empty string. Otherwise SQLite's own conversions apply (text read as a number
@@ -110,4 +111,46 @@ public struct Null: SQLiteValue, Sendable, Equatable {
   public static func column(of statement: OpaquePointer, at column: Int32) -> Null { Null() }
   public static var acceptsNull: Bool { true }
   public static var null: Null? { Null() }
+}
+
+/// Text as the bytes it is, unchecked: what a `String` would repair (invalid UTF-8, say) goes
+/// in and comes out unchanged, so that a value can be copied byte for byte.
+public struct TextBytes: SQLiteValue, Sendable, Equatable {
+  public var bytes: [UInt8]
+  public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let start = buffer.baseAddress, buffer.count > 0 else {
+        return sqlite3_bind_text(statement, index, "", 0, nil)
+      }
+      return start.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+        sqlite3_bind_text64(statement, index, $0, UInt64(buffer.count), reckon_sqlite_transient(), UInt8(SQLITE_UTF8))
+      }
+    }
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> TextBytes {
+    guard let text = sqlite3_column_text(statement, column) else { return TextBytes([]) }
+    return TextBytes(Array(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))))
+  }
+}
+
+/// A BLOB: bytes that are not text.
+public struct Blob: SQLiteValue, Sendable, Equatable {
+  public var bytes: [UInt8]
+  public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    bytes.withUnsafeBytes { buffer in
+      // A NULL pointer would bind NULL: an empty blob is zeroblob(0).
+      guard let start = buffer.baseAddress, buffer.count > 0 else { return sqlite3_bind_zeroblob(statement, index, 0) }
+      return sqlite3_bind_blob64(statement, index, start, UInt64(buffer.count), reckon_sqlite_transient())
+    }
+  }
+  public static func column(of statement: OpaquePointer, at column: Int32) -> Blob {
+    // sqlite3_column_blob before sqlite3_column_bytes; an empty blob may give NULL.
+    guard let bytes = sqlite3_column_blob(statement, column) else { return Blob([]) }
+    let count = Int(sqlite3_column_bytes(statement, column))
+    return Blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+  }
 }
