@@ -11,15 +11,20 @@ public final class Statement {
 
   init(connection: OpaquePointer, sql: String, persistent: Bool) throws(SQLiteError) {
     var handle: OpaquePointer?
-    var tail: UnsafePointer<CChar>?
     let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-    let code = sqlite3_prepare_v3(connection, sql, -1, flags, &handle, &tail)
+    // The tail points into the C string given to SQLite: read it while that string lives
+    // (the one Swift makes for a call lasts only as long as the call).
+    let (code, rest) = sql.withCString { text -> (Int32, String) in
+      var tail: UnsafePointer<CChar>?
+      let code = sqlite3_prepare_v3(connection, text, -1, flags, &handle, &tail)
+      return (code, tail.map { String(cString: $0) } ?? "")
+    }
     guard code == SQLITE_OK else {
       sqlite3_finalize(handle)
       throw SQLiteError.last(connection, code: code, sql: sql)
     }
     // One statement: anything but spaces and semicolons after it would be quietly ignored.
-    if let tail, !String(cString: tail).allSatisfy({ $0 == ";" || $0.isWhitespace }) {
+    if !rest.allSatisfy({ $0 == ";" || $0.isWhitespace }) {
       sqlite3_finalize(handle)
       throw SQLiteError(code: .misuse, message: "more than one statement (use execute for a script)", sql: sql)
     }
