@@ -1,0 +1,284 @@
+import SQLite
+
+/// Rowids the salvage could not read through SQLite: those after `after` and, unless it is
+/// nil, before `before`.
+struct RowidGap: Equatable, Sendable {
+  var after: Int64
+  var before: Int64?
+
+  func contains(_ rowid: Int64) -> Bool { rowid > after && before.map { rowid < $0 } ?? true }
+
+  /// Whether some rowid after `lower` (nil: any) and up to `upper` (nil: any) is in the gap.
+  func meets(after lower: Int64?, upTo upper: Int64?) -> Bool {
+    let low = max(lower ?? Int64.min, after)  // rowids > low
+    let high = min(upper ?? Int64.max, before.map { $0 - 1 } ?? Int64.max)  // rowids <= high
+    return low < high
+  }
+}
+
+/// A column of one of Reckon's tables, as the page reader checks a row against it.
+struct SalvageColumn: Sendable {
+  enum Affinity: Sendable { case integer, text, real, numeric, blob }
+  var name: String
+  var affinity: Affinity
+  var notNull: Bool
+  var hasDefault: Bool
+  /// The INTEGER PRIMARY KEY, which is the rowid: SQLite stores NULL in the row for it.
+  var isRowid: Bool
+
+  /// SQLite's rules for a column's affinity from its declared type.
+  static func affinity(of type: String) -> Affinity {
+    let type = type.uppercased()
+    if type.contains("INT") { return .integer }
+    if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .text }
+    if type.isEmpty || type.contains("BLOB") { return .blob }
+    if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return .real }
+    return .numeric
+  }
+
+  func takes(_ value: RecordValue) -> Bool {
+    switch value {
+    case .null: return isRowid || !notNull
+    case .integer, .real: return !isRowid && affinity != .text
+    case .text: return !isRowid && (affinity == .text || affinity == .blob)
+    case .blob: return !isRowid && affinity == .blob
+    }
+  }
+
+  /// Whether a row read from a page can be one of a table with these columns: no more values
+  /// than columns, each of a type the column holds, and the columns it lacks (added since it
+  /// was written) nullable or with a default.
+  static func fits(_ values: [RecordValue], _ columns: [SalvageColumn]) -> Bool {
+    guard !values.isEmpty, values.count <= columns.count else { return false }
+    for (index, column) in columns.enumerated() {
+      if index < values.count {
+        guard column.takes(values[index]) else { return false }
+      } else if column.notNull && !column.hasDefault {
+        return false
+      }
+    }
+    return true
+  }
+}
+
+/// The rows SQLite could not reach, read from the file's pages (`DatabaseFile`) and put in the
+/// fresh database: the leaves of each table that hold rowids in its gaps, found by walking
+/// its b-tree from its root as SQLite does; and, where a page on the way is damaged, the
+/// leaves no tree reaches any more (not on the freelist either), each given to the one table
+/// whose damaged range holds all its rowids and whose columns fit all its rows.
+///
+/// Also counts what could not be kept: every table's indexes list its rowids, so those in a
+/// gap that are in no row kept were lost.
+struct PageSalvage {
+  let file: DatabaseFile
+  let limits: SalvageLimits
+  /// The pages met so far: b-tree pages of every table walked, the freelist, overflow chains.
+  /// A page met twice is damage (a cycle, or two parents), never read again.
+  var reached: Set<Int> = []
+
+  struct SchemaRow {
+    var type: String
+    var name: String
+    var table: String
+    var root: Int
+  }
+
+  /// The rowids under a b-tree page: after `after` (nil: any) and up to `upTo` (nil: any).
+  struct Range {
+    var page: Int
+    var after: Int64?
+    var upTo: Int64?
+
+    func holds(_ rowid: Int64) -> Bool {
+      (after.map { rowid > $0 } ?? true) && (upTo.map { rowid <= $0 } ?? true)
+    }
+  }
+
+  struct Tree {
+    /// The leaves reached, with the rowids their parents say they hold.
+    var leaves: [Range] = []
+    /// The subtrees that could not be read (a page that is not a b-tree page of a table, a
+    /// page met before, keys out of order), with the rowids their parents say they hold.
+    var damaged: [Range] = []
+  }
+
+  init(file: DatabaseFile, limits: SalvageLimits) {
+    self.file = file
+    self.limits = limits
+  }
+
+  /// Walks a table's b-tree from `root`, depth first (left to right), without reading the
+  /// rows: every page is checked and met once.
+  mutating func walkTable(_ root: Int) -> Tree {
+    var tree = Tree()
+    var stack: [(Range, depth: Int)] = [(Range(page: root, after: nil, upTo: nil), 0)]
+    while let (range, depth) = stack.popLast() {
+      if limits.stop != nil { break }
+      let number = range.page
+      guard number >= 1, number <= file.pageCount, number != 1 || depth == 0, depth < 64,
+        !reached.contains(number), let bytes = file.page(number),
+        let page = BTreePage(bytes, number: number, usableSize: file.usableSize), page.kind.isTable
+      else {
+        tree.damaged.append(range)
+        continue
+      }
+      if page.kind == .tableLeaf {
+        // A leaf whose rowids are not those its parent says (a pointer to another leaf): the
+        // damage is here, and the leaf is left to be reached where it belongs.
+        if let first = page.cells.indices.first.flatMap(page.payload), let last = page.payload(page.cells.count - 1),
+          !range.holds(first.rowid) || !range.holds(last.rowid)
+        {
+          tree.damaged.append(range)
+          continue
+        }
+        reached.insert(number)
+        tree.leaves.append(range)
+        continue
+      }
+      reached.insert(number)
+      var children: [Range] = []
+      var after = range.after
+      var keysHold = true
+      for index in page.cells.indices {
+        guard let (child, key) = page.tableInteriorCell(index), after.map({ key > $0 }) ?? true,
+          range.upTo.map({ key <= $0 }) ?? true
+        else {
+          keysHold = false
+          break
+        }
+        children.append(Range(page: child, after: after, upTo: key))
+        after = key
+      }
+      guard keysHold else {
+        tree.damaged.append(range)
+        continue
+      }
+      children.append(Range(page: page.rightChild, after: after, upTo: range.upTo))
+      stack += children.reversed().map { ($0, depth + 1) }
+    }
+    return tree
+  }
+
+  /// The rows of a table leaf that hold together: each cell inside the page and overlapping no
+  /// other, its rowid among those `range` allows and not among those `skipped` gives (asked
+  /// once, with every rowid the page holds, before any row is read: those already kept),
+  /// its payload whole (overflow pages included) and a record whose sizes add up. Nil for a
+  /// page that is not a table leaf.
+  mutating func rows(of number: Int, in range: Range?, skipping skipped: ([Int64]) -> Set<Int64> = { _ in [] })
+    -> [(Int64, [RecordValue])]?
+  {
+    guard let bytes = file.page(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
+      page.kind == .tableLeaf
+    else { return nil }
+    var payloads: [(index: Int, payload: BTreePage.Payload)] = []
+    var extents: [(Swift.Range<Int>, Int)] = []
+    for index in page.cells.indices {
+      guard let payload = page.payload(index) else { continue }
+      payloads.append((index, payload))
+      extents.append((page.extent(index, payload), payloads.count - 1))
+    }
+    // Two cells that overlap cannot both be right (a cell pointer was damaged): neither is kept.
+    var overlapping = Set<Int>()
+    extents.sort { $0.0.lowerBound < $1.0.lowerBound }
+    for i in extents.indices.dropFirst() where extents[i].0.overlaps(extents[i - 1].0) {
+      overlapping.insert(extents[i].1)
+      overlapping.insert(extents[i - 1].1)
+    }
+    let candidates = payloads.indices.filter {
+      !overlapping.contains($0) && range?.holds(payloads[$0].payload.rowid) ?? true
+    }
+    let skip = skipped(candidates.map { payloads[$0].payload.rowid })
+    var rows: [(Int64, [RecordValue])] = []
+    for position in candidates where !skip.contains(payloads[position].payload.rowid) {
+      let payload = payloads[position].payload
+      guard let bytes = file.payloadBytes(page, payload, seen: &reached), let values = DatabaseFile.record(bytes)
+      else { continue }
+      rows.append((payload.rowid, values))
+    }
+    return rows
+  }
+
+  /// The schema, read from the first page's b-tree (`sqlite_master`): each table and index
+  /// with its root page. Rows that cannot be read are left out.
+  mutating func schema() -> [SchemaRow] {
+    let tree = walkTable(1)
+    var rows: [SchemaRow] = []
+    for leaf in tree.leaves {
+      for (_, values) in self.rows(of: leaf.page, in: leaf) ?? [] {
+        guard values.count >= 4, case .text(let type) = values[0], case .text(let name) = values[1],
+          case .text(let table) = values[2], case .integer(let root) = values[3], root > 0, root <= file.pageCount
+        else { continue }
+        rows.append(
+          SchemaRow(
+            type: String(decoding: type, as: UTF8.self), name: String(decoding: name, as: UTF8.self),
+            table: String(decoding: table, as: UTF8.self), root: Int(root)))
+      }
+    }
+    return rows
+  }
+
+  /// Marks the freelist's pages (trunks and leaves) as met: a page there is no table's, and
+  /// may still hold rows deleted long ago.
+  mutating func markFreelist() {
+    var trunk = file.freelistTrunk
+    while trunk >= 2, trunk <= file.pageCount, !reached.contains(trunk), let bytes = file.page(trunk) {
+      reached.insert(trunk)
+      let count = DatabaseFile.int(bytes, 4)
+      guard count <= file.usableSize / 4 - 2 else { break }
+      for index in 0..<count {
+        let leaf = DatabaseFile.int(bytes, 8 + 4 * index)
+        if leaf >= 2, leaf <= file.pageCount { reached.insert(leaf) }
+      }
+      trunk = DatabaseFile.int(bytes, 0)
+    }
+  }
+
+  /// The table leaves that nothing met: neither a tree walked nor the freelist. (A page whose
+  /// first byte says table leaf; overflow pages start with a page number's high byte.)
+  func unreachedLeaves() -> [Int] {
+    guard file.pageCount >= 2 else { return [] }
+    var found: [Int] = []
+    for number in 2...file.pageCount where !reached.contains(number) {
+      if number % 256 == 0, limits.stop != nil { break }
+      if let bytes = file.page(number), bytes[0] == BTreePage.Kind.tableLeaf.rawValue { found.append(number) }
+    }
+    return found
+  }
+
+  /// The rowids an index's entries name; and whether every page of the index could be read
+  /// (then they are all of the table's rowids).
+  mutating func indexRowids(_ root: Int) -> (Set<Int64>, complete: Bool) {
+    var rowids = Set<Int64>()
+    var complete = true
+    var seen = Set<Int>()
+    var overflow = Set<Int>()
+    var stack: [(Int, Int)] = [(root, 0)]
+    while let (number, depth) = stack.popLast() {
+      if limits.stop != nil { return (rowids, false) }
+      guard number >= 2, number <= file.pageCount, depth < 64, !seen.contains(number), !reached.contains(number),
+        let bytes = file.page(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
+        !page.kind.isTable
+      else {
+        complete = false
+        continue
+      }
+      seen.insert(number)
+      for index in page.cells.indices {
+        guard let payload = page.payload(index) else {
+          complete = false
+          continue
+        }
+        if page.kind == .indexInterior { stack.append((payload.child, depth + 1)) }
+        guard let bytes = file.payloadBytes(page, payload, seen: &overflow), let values = DatabaseFile.record(bytes),
+          case .integer(let rowid) = values.last
+        else {
+          complete = false
+          continue
+        }
+        rowids.insert(rowid)
+      }
+      if page.kind == .indexInterior { stack.append((page.rightChild, depth + 1)) }
+    }
+    return (rowids, complete)
+  }
+}
