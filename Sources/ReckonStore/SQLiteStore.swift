@@ -29,6 +29,8 @@ public final class SQLiteStore: Store, Sendable {
   private let lastReopen = Atomic<Int64>(Int64.min / 2)
   /// Whether the session is ending (`willEnd`).
   private let exiting = Atomic<Bool>(false)
+  /// How a damaged database is salvaged (its time, what stops it).
+  let salvagePolicy: SalvagePolicy
 
   enum State {
     /// Not opened yet (a lazy store).
@@ -78,25 +80,30 @@ public final class SQLiteStore: Store, Sendable {
     }
   }
 
-  /// A store for the database at `path`, opened when first needed.
-  public init(path: String) {
+  /// A store for the database at `path`, opened when first needed. A damaged database is
+  /// salvaged as `salvage` says (the executable's stops on Ctrl-C).
+  public init(path: String, salvage: SalvagePolicy = SalvagePolicy()) {
     file = path
     state = Mutex(.waiting)
     mayHaveNotices = Atomic(false)
+    salvagePolicy = salvage
   }
 
   /// A store already open on `connection`; `file` is the database's path when the
   /// connection is a stand-in for it (in memory, when it could not be opened).
-  init(_ connection: Connection, file: String? = nil) {
+  init(_ connection: Connection, file: String? = nil, salvage: SalvagePolicy = SalvagePolicy()) {
     self.file = file ?? connection.path
     state = Mutex(.open(connection))
     mayHaveNotices = Atomic(true)
+    salvagePolicy = salvage
   }
 
   /// Opens or creates the database at `path` now (its folder is created 0700, the file
   /// 0600). `now` (seconds since 1970) names a damaged file moved aside.
-  public static func open(path: String, now: time_t? = nil, patience: Int64 = 15_000) -> SQLiteStore {
-    SQLiteStore(connect(path: path, now: now, patience: patience), file: path)
+  public static func open(
+    path: String, now: time_t? = nil, patience: Int64 = 15_000, salvage: SalvagePolicy = SalvagePolicy()
+  ) -> SQLiteStore {
+    SQLiteStore(connect(path: path, now: now, patience: patience, salvage: salvage), file: path, salvage: salvage)
   }
 
   /// A store that keeps nothing after the process ends.
@@ -141,13 +148,14 @@ public final class SQLiteStore: Store, Sendable {
   private func connection(_ state: inout State) -> Connection {
     if case .open(let connection) = state { return connection }
     let connection =
-      file.map { SQLiteStore.connect(path: $0, now: nil, patience: 15_000) } ?? SQLiteStore.memoryConnection()
+      file.map { SQLiteStore.connect(path: $0, now: nil, patience: 15_000, salvage: salvagePolicy) }
+      ?? SQLiteStore.memoryConnection()
     state = .open(connection)
     mayHaveNotices.store(true, ordering: .releasing)
     return connection
   }
 
-  static func connect(path: String, now: time_t?, patience: Int64) -> Connection {
+  static func connect(path: String, now: time_t?, patience: Int64, salvage policy: SalvagePolicy) -> Connection {
     let folder = parentFolder(of: path)
     var warnings: [String]
     do {
@@ -161,6 +169,7 @@ public final class SQLiteStore: Store, Sendable {
       return cannotWrite(path, "cannot write to \(folder)", because: error.message)
     }
     warnings += PrivateFiles.repairLeftovers(of: path)
+    cleanSalvageLeftovers(of: path)
     let deadline = monotonicMilliseconds() + patience
     var movedAside = false
     var attempt = 0
@@ -168,11 +177,35 @@ public final class SQLiteStore: Store, Sendable {
       attempt += 1
       let opened = inode(path)
       do {
+        // Not in the middle of a salvage's move (it holds the folder's lock while it moves
+        // files): SQLite finds the database and its -wal together.
+        let lock = FolderLock(folder.isEmpty ? "." : folder, exclusive: false, patience: 10_000)
+        defer { lock?.release() }
         return Connection(try openWritable(path), path: path, warnings: warnings, canCheckpoint: true)
       } catch  where isCorruption(error) && !movedAside {
         // Another Reckon may have replaced the damaged file already: never move its fresh one.
         guard inode(path) == opened else { continue }
+        // What can be read goes into a fresh file (a damaged header or schema, say, which
+        // SQLite cannot open at all).
+        switch salvage(path, policy: policy, now: now) {
+        case .salvaged(let report):
+          movedAside = true
+          warnings.append(report.notice(path: path, damage: error.message))
+          continue
+        case .replacedElsewhere:
+          guard monotonicMilliseconds() < deadline else { break }
+          continue
+        case .stopped:
+          return memoryConnection(
+            warning: salvageStopped(path, damage: error.message) + keptUntil, cannotSave: salvageStopped(path))
+        case .failed:
+          break
+        }
+        // The salvage could not be made: the damaged file is moved aside, and a fresh one started.
         do throws(FileProblem) {
+          let lock = FolderLock(folder.isEmpty ? "." : folder, exclusive: true, patience: 5000)
+          defer { lock?.release() }
+          guard inode(path) == opened else { continue }
           // Never over a file already there: a name that is taken gives the next one at once.
           let aside = try moveAside(path, toAFreeNameFrom: path + ".corrupt-" + timestamp(now ?? time(nil)))
           try createPrivateFile(path)
@@ -257,6 +290,12 @@ public final class SQLiteStore: Store, Sendable {
 
   /// What a stand-in's warning adds: the session keeps what cannot be saved.
   static let keptUntil = " (Reckon keeps what you do, and saves it once it can)"
+
+  /// What a salvage stopped by Ctrl-C says: nothing changed, and it is tried again.
+  static func salvageStopped(_ path: String, damage: String? = nil) -> String {
+    "\(path) is damaged\(damage.map { " (\($0))" } ?? ""), and its salvage was stopped (Ctrl-C): nothing was "
+      + "changed, and Reckon tries again the next time it needs the file"
+  }
 
   static func memoryConnection(warning: String? = nil, cannotSave: String? = nil) -> Connection {
     // An in-memory database cannot fail to open; migrations on an empty one cannot fail either.
@@ -383,7 +422,7 @@ public final class SQLiteStore: Store, Sendable {
     try state.withLock { (state) throws(StoreError) -> T in
       if case .waiting = state, !fileExists { return empty }
       var outcome = readOnce(&state, body)
-      if case .failure(let error) = outcome, salvage(&state, because: error) { outcome = readOnce(&state, body) }
+      if case .failure(let error) = outcome, try salvage(&state, because: error) { outcome = readOnce(&state, body) }
       return try outcome.mapError { StoreError(SQLiteStore.describe($0)) }.get()
     }
   }
@@ -412,7 +451,9 @@ public final class SQLiteStore: Store, Sendable {
   func write<T: Sendable>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     let (result, checkpoint) = try state.withLock { (state) throws(StoreError) -> (T, String?) in
       var outcome = try writeOnce(&state, body)
-      if case .failure(let error) = outcome, salvage(&state, because: error) { outcome = try writeOnce(&state, body) }
+      if case .failure(let error) = outcome, try salvage(&state, because: error) {
+        outcome = try writeOnce(&state, body)
+      }
       return try outcome.mapError { StoreError(SQLiteStore.describe($0)) }.get()
     }
     if let checkpoint { checkpointInBackground(checkpoint) }
@@ -449,7 +490,7 @@ public final class SQLiteStore: Store, Sendable {
     } catch {
       if error == SQLiteStore.replaced, let file {
         // Open the file now at the name, and write there.
-        state = .open(SQLiteStore.connect(path: file, now: nil, patience: 15_000))
+        state = .open(SQLiteStore.connect(path: file, now: nil, patience: 15_000, salvage: salvagePolicy))
         mayHaveNotices.store(true, ordering: .releasing)
         return try writeOnce(&state, body)
       }
@@ -474,25 +515,31 @@ public final class SQLiteStore: Store, Sendable {
 
   /// After `error`: when it says the open database is damaged (a page that cannot be read),
   /// copies what can be read into a fresh file, moves the damaged one aside and opens the
-  /// fresh one, queueing a notice that says so. False (and nothing changed) for any other
-  /// error, a stand-in, or a salvage that failed.
-  private func salvage(_ state: inout State, because error: SQLiteError) -> Bool {
+  /// fresh one, queueing a notice that says what was kept and lost. True when the caller
+  /// should try again (on the fresh file, or one another Reckon put at the name); false for
+  /// any other error or a stand-in. A salvage stopped by Ctrl-C, or that could not be made,
+  /// changes nothing and throws what to say (the next use tries again).
+  private func salvage(_ state: inout State, because error: SQLiteError) throws(StoreError) -> Bool {
     guard SQLiteStore.isCorruption(error), let path = salvageablePath(state) else { return false }
     // Close the damaged database before its files move (this was the last reference to its
-    // connection): closing, SQLite checkpoints and deletes the -wal by its name, which the
-    // fresh file's would have by then. If the salvage fails, the next use opens it again.
+    // connection). If the salvage fails, the next use opens it again.
     state = .waiting
     // The background checkpoint's connection must be closed too before the files move.
     for _ in 0..<200 where checkpointing.load(ordering: .acquiring) { usleep(10_000) }
-    guard let (rows, aside) = SQLiteStore.salvage(path) else { return false }
-    let fresh = SQLiteStore.connect(path: path, now: nil, patience: 15_000)
-    fresh.notices.insert(
-      "\(path) was damaged (\(error.message)): the \(rows.grouped) row\(rows == 1 ? "" : "s") that could be read "
-        + "\(rows == 1 ? "was" : "were") copied into a fresh file, which Reckon uses from now on, and the damaged "
-        + "one was moved to \(aside)", at: 0)
-    state = .open(fresh)
-    mayHaveNotices.store(true, ordering: .releasing)
-    return true
+    switch SQLiteStore.salvage(path, policy: salvagePolicy) {
+    case .salvaged(let report):
+      let fresh = SQLiteStore.connect(path: path, now: nil, patience: 15_000, salvage: salvagePolicy)
+      fresh.notices.insert(report.notice(path: path, damage: error.message), at: 0)
+      state = .open(fresh)
+      mayHaveNotices.store(true, ordering: .releasing)
+      return true
+    case .replacedElsewhere:
+      return true
+    case .stopped:
+      throw StoreError(SQLiteStore.salvageStopped(path, damage: error.message))
+    case .failed(let why):
+      throw StoreError("\(path) is damaged (\(error.message)), and what can be read could not be copied (\(why))")
+    }
   }
 
   /// Opens the file for writing again, at most once a second; nil while it still cannot be.
@@ -502,7 +549,7 @@ public final class SQLiteStore: Store, Sendable {
     // (The saves at the end are the last chance: no waiting for the second to pass.)
     guard now - lastReopen.load(ordering: .relaxed) >= 1000 || exiting.load(ordering: .relaxed) else { return nil }
     lastReopen.store(now, ordering: .relaxed)
-    let connection = SQLiteStore.connect(path: file, now: nil, patience: 1000)
+    let connection = SQLiteStore.connect(path: file, now: nil, patience: 1000, salvage: salvagePolicy)
     // A file found unsafe now (a link planted since) gives a store in memory: not a file
     // that can be saved to.
     guard connection.cannotSave == nil, connection.path != nil else { return nil }

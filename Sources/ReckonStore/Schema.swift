@@ -104,6 +104,9 @@ enum Schema {
     ],
     formerVersion: grdbVersion)
 
+  /// The tables v6 merged into `gameResult` (and dropped).
+  static func mergedIntoGameResults(_ table: String) -> Bool { table == "personality" || table == "anagramRound" }
+
   /// How many of the migrations a database written through GRDB had (0 for any other): GRDB
   /// applied them in order, each recording its name in `grdb_migrations`.
   @Sendable static func grdbVersion(_ db: Database) throws(SQLiteError) -> Int32 {
