@@ -94,6 +94,16 @@ public final class Statement {
     return rows
   }
 
+  /// Gives each row to `body` as it is read, until `body` returns false or the rows end; then
+  /// resets. An error met part-way is thrown after the rows before it were given (so that
+  /// what could be read of a damaged table is not lost with the rest).
+  public func forEachRow(_ body: (Row) throws(SQLiteError) -> Bool) throws(SQLiteError) {
+    defer { sqlite3_reset(handle) }
+    while try step() {
+      guard try body(Row(statement: self)) else { return }
+    }
+  }
+
   /// The first row, made into a value by `row`; nil when there is none.
   public func first<T>(_ row: (Row) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
     defer { sqlite3_reset(handle) }
@@ -122,7 +132,7 @@ public struct Row {
       }
       let index = Int32(column)
       if sqlite3_column_type(statement.handle, index) == SQLITE_NULL {
-        guard let null = T.null else {
+        guard let null = T.readFromNull else {
           throw SQLiteError(
             code: .mismatch, message: "column \(column) (\(statement.columnName(column))) is NULL", sql: statement.sql)
         }

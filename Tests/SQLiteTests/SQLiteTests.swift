@@ -308,6 +308,60 @@ func milliseconds() -> Int64 {
     #expect(try db.value("SELECT a FROM t WHERE rowid = 2") as TextBytes? == TextBytes([]))
   }
 
+  /// A DatabaseValue reads any column as SQLite stores it and binds it back as the same type:
+  /// a row copied through them is the same row.
+  @Test func databaseValuesCopyARowAsItIs() throws {
+    let db = try Database.inMemory()
+    try db.execute(
+      """
+      CREATE TABLE t (a, b, c, d, e); CREATE TABLE u (a, b, c, d, e);
+      INSERT INTO t VALUES (NULL, -9223372036854775808, 2.5, 'é' || char(0) || 'x', x'00ff');
+      """)
+    let row = try #require(
+      try db.first("SELECT * FROM t") { (row) throws(SQLiteError) in
+        try (0..<row.count).map { (column) throws(SQLiteError) -> DatabaseValue in try row[column] }
+      })
+    #expect(
+      row == [
+        .null, .integer(Int64.min), .real(2.5), .text(Array("é".utf8) + [0, UInt8(ascii: "x")]), .blob([0, 255]),
+      ])
+    let insert = try db.prepare("INSERT INTO u VALUES (?, ?, ?, ?, ?)")
+    for (index, value) in row.enumerated() { try insert.bind(value, at: index + 1) }
+    try insert.run()
+    #expect(
+      try db.value(
+        "SELECT count(*) FROM t, u WHERE t.a IS u.a AND t.b IS u.b AND t.c IS u.c AND t.d IS u.d AND t.e IS u.e")
+        as Int? == 1)
+    #expect(
+      try db.value("SELECT typeof(a) || typeof(b) || typeof(c) || typeof(d) || typeof(e) FROM u") as String?
+        == "nullintegerrealtextblob")
+  }
+
+  /// forEachRow gives the rows as they are read, stops when told, and throws an error met
+  /// part-way only after the rows before it were given.
+  @Test func forEachRowGivesWhatWasReadBeforeAnError() throws {
+    let db = try Database.inMemory()
+    try db.execute("CREATE TABLE t (k INTEGER); INSERT INTO t VALUES (1), (2), (3), (0), (5)")
+    // The row with k = 0 cannot be read: abs of the smallest integer fails with an overflow.
+    let statement = try db.prepare(
+      "SELECT k, abs(CASE k WHEN 0 THEN -9223372036854775808 ELSE k END) FROM t ORDER BY rowid")
+    var seen: [Int] = []
+    let error = #expect(throws: SQLiteError.self) {
+      try statement.forEachRow { (row) throws(SQLiteError) -> Bool in
+        seen.append(try row[0])
+        return true
+      }
+    }
+    #expect(error?.message == "integer overflow")
+    #expect(seen == [1, 2, 3])
+    seen = []
+    try statement.forEachRow { (row) throws(SQLiteError) -> Bool in
+      seen.append(try row[0])
+      return seen.count < 2
+    }
+    #expect(seen == [1, 2])
+  }
+
   /// The progress handler is called while a statement runs, and stops it when it says so:
   /// the statement fails with SQLITE_INTERRUPT and its changes are undone; the connection
   /// goes on, and without the handler the same statement runs to its end.
