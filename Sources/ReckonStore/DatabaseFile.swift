@@ -27,6 +27,11 @@ final class DatabaseFile {
   let headerIsValid: Bool
   /// `PRAGMA user_version`, from the header (nil when it cannot be trusted).
   let userVersion: Int32?
+  /// The last page when the file ends part-way through it (0 if none), and how many of its
+  /// bytes there are: it reads as SQLite reads it, the rest as zeros, but nothing that lies
+  /// in those zeros is taken for data.
+  let partialPage: Int
+  let partialBytes: Int
   private let fd: Int32
   /// The latest committed frame of each page in the WAL.
   private let walPages: [Int: [UInt8]]
@@ -66,14 +71,38 @@ final class DatabaseFile {
         break
       }
     }
+    // The first page damaged too: the size under which the most of the first pages read as
+    // b-tree pages.
+    if chosen == nil {
+      var best = 0
+      for size in candidates where size <= fileSize {
+        var page = [UInt8](repeating: 0, count: size)
+        var count = 0
+        for number in 2...min(64, fileSize / size + 1)
+        where DatabaseFile.read(fd, into: &page, at: (number - 1) * size) == size {
+          if BTreePage(page, number: number, usableSize: size) != nil { count += 1 }
+        }
+        if count > best {
+          best = count
+          chosen = size
+        }
+      }
+    }
     guard let pageSize = chosen else { return nil }
     self.fd = fd
     self.pageSize = pageSize
     usableSize = pageSize - (valid && stated == pageSize ? reserved : 0)
     headerIsValid = valid && stated == pageSize
     walPages = wal?.pageSize == pageSize ? wal?.pages ?? [:] : [:]
-    let walCount = wal?.pageSize == pageSize ? wal?.pageCount ?? 0 : 0
-    pageCount = max(fileSize / pageSize, walCount, walPages.keys.max() ?? 0)
+    // The pages there are: the main file's and the WAL's, no more than the WAL's last commit
+    // says (a number read from the file: never trusted past what is there).
+    // (A last page cut short is read as SQLite reads it: the rest as zeros.)
+    let available = max((fileSize + pageSize - 1) / pageSize, walPages.keys.max() ?? 0)
+    let committed = wal?.pageSize == pageSize ? wal?.pageCount ?? 0 : 0
+    pageCount = committed > 0 ? min(committed, available) : available
+    let cut = fileSize % pageSize
+    partialPage = cut != 0 && walPages[fileSize / pageSize + 1] == nil ? fileSize / pageSize + 1 : 0
+    partialBytes = cut
     freelistTrunk = headerIsValid ? DatabaseFile.int(header, 32) : 0
     freelistCount = headerIsValid ? DatabaseFile.int(header, 36) : 0
     userVersion = headerIsValid ? Int32(bitPattern: UInt32(DatabaseFile.int(header, 60))) : nil
@@ -84,7 +113,7 @@ final class DatabaseFile {
     guard number >= 1, number <= pageCount else { return nil }
     if let frame = walPages[number] { return frame }
     var bytes = [UInt8](repeating: 0, count: pageSize)
-    guard DatabaseFile.read(fd, into: &bytes, at: (number - 1) * pageSize) == pageSize else { return nil }
+    guard DatabaseFile.read(fd, into: &bytes, at: (number - 1) * pageSize) > 0 else { return nil }
     return bytes
   }
 
@@ -197,10 +226,13 @@ struct BTreePage {
   }
 
   let kind: Kind
+  let number: Int
   let bytes: [UInt8]
   let usableSize: Int
   /// Each cell's offset in the page, in the order of the cell pointers (key order).
   let cells: [Int]
+  /// Cells whose pointer leads out of the page (left out of `cells`).
+  private(set) var lostCells = 0
   let rightChild: Int
 
   init?(_ bytes: [UInt8], number: Int, usableSize: Int) {
@@ -219,10 +251,17 @@ struct BTreePage {
     cells.reserveCapacity(count)
     for i in 0..<count {
       let offset = Int(bytes[pointers + 2 * i]) << 8 | Int(bytes[pointers + 2 * i + 1])
-      guard offset >= contentStart, offset + 4 <= usableSize else { return nil }
+      // A pointer out of the page loses its cell (a leaf's other cells are still read); an
+      // interior page is damage as a whole (the ranges of its children would be wrong).
+      guard offset >= contentStart, offset + 4 <= usableSize else {
+        guard kind.isLeaf else { return nil }
+        lostCells += 1
+        continue
+      }
       cells.append(offset)
     }
     self.kind = kind
+    self.number = number
     self.bytes = bytes
     self.usableSize = usableSize
     self.cells = cells
@@ -300,31 +339,13 @@ struct BTreePage {
   }
 }
 
-/// A value of a record, as SQLite stores it.
-enum RecordValue: Equatable {
-  case null
-  case integer(Int64)
-  case real(Double)
-  case text([UInt8])
-  case blob([UInt8])
-
-  /// The value as it is bound to a statement (text as its bytes, unchanged).
-  var sqliteValue: any SQLiteValue {
-    switch self {
-    case .null: Null()
-    case .integer(let n): n
-    case .real(let x): x
-    case .text(let bytes): TextBytes(bytes)
-    case .blob(let bytes): Blob(bytes)
-    }
-  }
-}
-
 extension DatabaseFile {
   /// A cell's whole payload: the part in the page and the rest from its chain of overflow
   /// pages (each page met once, the chain no longer than the payload needs); nil when the
-  /// chain breaks. The pages of the chain are added to `seen`.
-  func payloadBytes(_ page: BTreePage, _ payload: BTreePage.Payload, seen: inout Set<Int>) -> [UInt8]? {
+  /// chain breaks, or reaches past the end of a file cut short.
+  func payloadBytes(_ page: BTreePage, _ payload: BTreePage.Payload) -> [UInt8]? {
+    var seen = Set<Int>()
+    guard page.number != partialPage || payload.start + payload.local <= partialBytes else { return nil }
     var bytes = Array(page.bytes[payload.start..<(payload.start + payload.local)])
     var next = payload.overflow
     let perPage = usableSize - 4
@@ -332,6 +353,7 @@ extension DatabaseFile {
       guard next >= 2, next <= pageCount, !seen.contains(next), let overflow = self.page(next) else { return nil }
       seen.insert(next)
       let take = min(perPage, payload.size - bytes.count)
+      guard next != partialPage || 4 + take <= partialBytes else { return nil }
       bytes += overflow[4..<(4 + take)]
       next = DatabaseFile.int(overflow, 0)
     }
@@ -340,7 +362,7 @@ extension DatabaseFile {
 
   /// The values of a record (a payload); nil when its header and body do not hold together
   /// (the sizes its types give do not add up to the payload, a type SQLite never writes).
-  static func record(_ payload: [UInt8]) -> [RecordValue]? {
+  static func record(_ payload: [UInt8]) -> [DatabaseValue]? {
     guard let (headerSize64, afterSize) = BTreePage.varint(payload, 0, limit: payload.count), headerSize64 >= 1,
       headerSize64 <= payload.count
     else { return nil }
@@ -353,7 +375,7 @@ extension DatabaseFile {
       offset = next
     }
     guard offset == headerSize else { return nil }
-    var values: [RecordValue] = []
+    var values: [DatabaseValue] = []
     values.reserveCapacity(types.count)
     var at = headerSize
     for type in types {

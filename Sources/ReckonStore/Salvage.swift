@@ -10,13 +10,15 @@ import Synchronization
 public struct SalvagePolicy: Sendable {
   public var milliseconds: Int64
   public var interrupted: @Sendable () -> Bool
+  /// Monotonic milliseconds (the tests give a clock of their own).
+  var clock: @Sendable () -> Int64 = monotonicMilliseconds
 
   public init(milliseconds: Int64 = 3000, interrupted: @escaping @Sendable () -> Bool = { false }) {
     self.milliseconds = milliseconds
     self.interrupted = interrupted
   }
 
-  func limits() -> SalvageLimits { SalvageLimits(milliseconds: milliseconds, interrupted: interrupted) }
+  func limits() -> SalvageLimits { SalvageLimits(milliseconds: milliseconds, interrupted: interrupted, clock: clock) }
 }
 
 /// What a salvage kept, lost, and where the damaged file went.

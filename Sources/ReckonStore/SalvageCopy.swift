@@ -11,16 +11,21 @@ struct SalvageLimits: Sendable {
   /// The monotonic millisecond by which it must be done.
   let deadline: Int64
   let interrupted: @Sendable () -> Bool
+  let clock: @Sendable () -> Int64
 
-  init(milliseconds: Int64, interrupted: @escaping @Sendable () -> Bool) {
-    deadline = monotonicMilliseconds() + milliseconds
+  init(
+    milliseconds: Int64, interrupted: @escaping @Sendable () -> Bool,
+    clock: @escaping @Sendable () -> Int64 = monotonicMilliseconds
+  ) {
+    deadline = clock() + milliseconds
     self.interrupted = interrupted
+    self.clock = clock
   }
 
   /// Why the salvage must stop now, if it must.
   var stop: Stop? {
     if interrupted() { return .interrupted }
-    return monotonicMilliseconds() >= deadline ? .outOfTime : nil
+    return clock() >= deadline ? .outOfTime : nil
   }
 
   func check() throws(SalvageProblem) {
@@ -61,6 +66,9 @@ struct TableCopy {
   /// page the page reader found damaged (SQLite may have read other rows in their place,
   /// without an error: a pointer to the wrong page).
   var gaps: [RowidGap] = []
+  /// Whether anything was amiss: a gap, a damaged page, a row that did not hold together or
+  /// did not fit the columns, a row SQLite passed over. Then what was lost is counted.
+  var damaged = false
   var lost = 0
   var lostIsExact = true
 
@@ -78,10 +86,12 @@ extension SQLiteStore {
   /// to go into (a file from before v6 keeps its personality results in a table of their
   /// own), and migrated to today's once the rows are in. Every table is read twice over:
   /// through SQLite first (`copyRows`: every row SQLite can read, in rowid order, passing
-  /// over what it cannot), then, for the rowids it could not read, from the file's pages
-  /// (`copyPages`), which also counts the rows lost. Everything runs under `limits`:
-  /// SQLite's statements through its progress handler, the page reader between pages.
-  /// Out of time, what was copied is kept (`ranOutOfTime`); interrupted, it fails.
+  /// over what it cannot), then from the file's pages (`copyPages`), which also counts the
+  /// rows lost. The damaged file is read on a connection of its own, read-only, and the rows
+  /// go into the fresh one in one transaction (a connection that has met the damage may not
+  /// commit). Everything runs under `limits`: SQLite's statements through its progress
+  /// handler, the page reader between pages. Out of time, what was copied is kept
+  /// (`ranOutOfTime`); interrupted, it fails.
   static func copyReadable(from damaged: String, into fresh: String, limits: SalvageLimits) -> Result<
     SalvageCopy, SalvageProblem
   > {
@@ -95,11 +105,31 @@ extension SQLiteStore {
   private static func copy(from damaged: String, into fresh: String, limits: SalvageLimits) throws(SalvageProblem)
     -> SalvageCopy
   {
-    let version = damagedVersion(damaged, limits: limits)
+    // The damaged file, read-only. `writable_schema` makes SQLite read the tables it can when
+    // part of the schema is damaged, as sqlite3's .dump does (nothing can be written on this
+    // connection all the same).
+    let source = try? Database(fileURI(damaged, query: "mode=ro"), flags: [.readOnly, .uri])
+    source?.setProgressHandler { limits.stop != nil }
+    source?.setBusyTimeout(milliseconds: 2000)
+    try? source?.execute("PRAGMA writable_schema = ON")
+    // The schema as SQLite reads it, if it can (then each table SQLite knows is read through
+    // it, and one it lacks, a newer table in an older file, has nothing to copy); else as
+    // the page reader reads it.
+    let sqlSchema = try? source?.all("SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master") {
+      (row) throws(SQLiteError) in
+      PageSalvage.SchemaRow(
+        type: try row[0] as String? ?? "", name: try row[1] as String? ?? "", table: try row[2] as String? ?? "",
+        root: Int(try row[3] as Int64? ?? 0), sql: try row[4] as String? ?? "")
+    }
+    let file = DatabaseFile(path: damaged, stop: { limits.stop != nil })
+    var pages = file.map { PageSalvage(file: $0, limits: limits) }
+    let ownSchema = pages?.schema() ?? []  // (walks the schema's own pages too)
+    var userVersion = file?.userVersion
+    if let source, let found = try? Schema.migrator.version(of: source) { userVersion = found }
+    let version = Schema.version(of: sqlSchema ?? ownSchema, userVersion: userVersion)
     try limits.check()
     let db: Database
     var copies: [TableCopy] = []
-    var schema: [PageSalvage.SchemaRow]?
     do throws(SQLiteError) {
       db = try Database(fresh, flags: [.readWrite, .create, .uri])
       // Nothing of this file matters until it is complete and moved into place: no journal
@@ -110,58 +140,49 @@ extension SQLiteStore {
         "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
       ) { (row) throws(SQLiteError) in try row[0] as String }
       for table in tables { copies.append(TableCopy(name: table, columns: try salvageColumns(of: table, db))) }
-      db.setBusyTimeout(milliseconds: 2000)
-      db.setProgressHandler { limits.stop != nil }
+      // (No progress handler here: a statement it stopped would roll back every row copied.
+      // Each write is one row; the reads of the damaged file are what is bounded.)
+      try db.execute("BEGIN")
     } catch {
       throw salvageProblem(error, limits) ?? .failed(error.description)
     }
-    // Attaching reads the schema: a header or schema SQLite cannot read leaves everything to
-    // the page reader.
-    var attached = false
-    do throws(SQLiteError) {
-      try db.run("ATTACH DATABASE ? AS damaged", fileURI(damaged, query: "mode=ro"))
-      attached = true
-    } catch {
-      if let problem = salvageProblem(error, limits) { throw problem }
-    }
     var ranOutOfTime = false
     do throws(SalvageProblem) {
-      // The schema as SQLite reads it, if it can: then each table SQLite knows is read
-      // through it, and one it lacks (a newer table in an older file) has nothing to copy.
-      schema =
-        !attached
-        ? nil
-        : try? db.all("SELECT type, name, tbl_name, rootpage FROM damaged.sqlite_master") {
-          (row) throws(SQLiteError) in
-          PageSalvage.SchemaRow(
-            type: try row[0], name: try row[1], table: try row[2], root: Int(try row[3] as Int64? ?? 0))
-        }
-      try limits.check()
       for index in copies.indices {
-        guard let schema else {
+        guard let source, let schema = sqlSchema else {
           // SQLite cannot read the schema: every row is for the page reader to find.
           copies[index].gaps = [RowidGap(after: Int64.min, before: nil)]
           continue
         }
-        guard schema.contains(where: { $0.type == "table" && $0.name == copies[index].name }) else { continue }
-        let theirs = Set((try? columnNames(of: copies[index].name, in: "damaged", db)) ?? [])
-        let shared = copies[index].columns.map(\.name).filter(theirs.contains)
+        guard schema.contains(where: { $0.type == "table" && $0.name == copies[index].name }) else {
+          // A table of ours SQLite cannot find by its name (damaged in the schema, say): the
+          // page reader looks for it.
+          copies[index].gaps = [RowidGap(after: Int64.min, before: nil)]
+          copies[index].damaged = true
+          continue
+        }
+        // The columns both have, but the rowid's own (the rowid is copied as such); when
+        // SQLite cannot say (a schema damaged elsewhere), those of the fresh table, which is
+        // made at the damaged file's version.
+        let ours = copies[index].columns.map(\.name)
+        let theirs = (try? columnNames(of: copies[index].name, in: "main", source)).flatMap { $0.isEmpty ? nil : $0 }
+        let shared = copies[index].columns.filter { !$0.isRowid && Set(theirs ?? ours).contains($0.name) }
         guard !shared.isEmpty else {
           copies[index].gaps = [RowidGap(after: Int64.min, before: nil)]
           continue
         }
-        copies[index].gaps = try copyRows(of: copies[index].name, columns: shared, db, limits: limits)
+        let (gaps, rejected) = try copyRows(
+          of: copies[index].name, columns: shared, from: source, into: db, limits)
+        copies[index].gaps = gaps
+        copies[index].damaged = !gaps.isEmpty || rejected > 0
       }
-      // The page reader's rows go in one transaction. (The rows SQLite copies cannot: once a
-      // statement has met the damage, SQLite refuses to commit the transaction it was in, and
-      // rolls it back. Each of those statements is a transaction of its own, undone whole when
-      // it fails; the file has no journal on disk and is not synced until it is complete.)
-      do throws(SQLiteError) {
-        try db.execute("BEGIN")
-      } catch {
-        throw salvageProblem(error, limits) ?? .failed(error.description)
+      if var found = pages {
+        try copyPages(&found, &copies, schema: sqlSchema ?? ownSchema, sqlReadSchema: sqlSchema != nil, db, limits)
+      } else {
+        try limits.check()
+        // (What was lost is counted from the pages: without them, it is not known.)
+        for index in copies.indices { copies[index].lostIsExact = false }
       }
-      try copyPages(from: damaged, &copies, schema: schema, db, limits: limits)
     } catch .stopped(.outOfTime) {
       ranOutOfTime = true
     } catch {
@@ -171,8 +192,7 @@ extension SQLiteStore {
     // by Ctrl-C.
     db.setProgressHandler { limits.interrupted() }
     do throws(SQLiteError) {
-      if !db.isAutocommit { try db.execute("COMMIT") }
-      if attached { try db.execute("DETACH DATABASE damaged") }
+      try db.execute("COMMIT")
       try Schema.migrator.migrate(db)
       // Every row names a profile: one whose row was lost comes back, created at 0.
       let tables = try db.all(
@@ -199,16 +219,6 @@ extension SQLiteStore {
     } catch {
       throw salvageProblem(error, limits) ?? .failed(error.description)
     }
-  }
-
-  /// The version of the damaged file's schema (`user_version`, or GRDB's bookkeeping), read
-  /// on a connection of its own; today's when it cannot be read or is not one of ours.
-  static func damagedVersion(_ path: String, limits: SalvageLimits) -> Int32 {
-    let latest = Schema.migrator.latest
-    guard let db = try? Database(fileURI(path, query: "mode=ro"), flags: [.readOnly, .uri]) else { return latest }
-    db.setProgressHandler { limits.stop != nil }
-    guard let version = try? Schema.migrator.version(of: db), version >= 1, version <= latest else { return latest }
-    return version
   }
 
   /// A `file:` URI for `path` (its `%`, `?` and `#` escaped) with `query`.
@@ -239,12 +249,11 @@ extension SQLiteStore {
   static func salvageColumns(of table: String, _ db: Database) throws(SQLiteError) -> [SalvageColumn] {
     var columns = try db.all(
       "SELECT name, type, \"notnull\", dflt_value IS NOT NULL, pk FROM pragma_table_info(?)", table
-    ) {
-      (row) throws(SQLiteError) in
+    ) { (row) throws(SQLiteError) in
       (
         SalvageColumn(
           name: try row[0], affinity: SalvageColumn.affinity(of: try row[1]), notNull: try row[2],
-          hasDefault: try row[3], isRowid: false), pk: try row[4] as Int
+          hasDefault: try row[3], isRowid: false, key: try row[4]), pk: try row[4] as Int
       )
     }
     // A single INTEGER PRIMARY KEY column is the rowid.
@@ -269,69 +278,87 @@ extension SQLiteStore {
 
   // MARK: Through SQLite
 
-  /// Copies the rows of `table` that SQLite can read, with a rowid cursor that only moves
-  /// forward; returns the ranges of rowids it could not read.
+  /// Copies the rows of `table` that SQLite can read from `source` into `db`; returns the
+  /// ranges of rowids it could not read.
   ///
-  /// Rows go in batches (the statement undone whole if it meets a page it cannot read), a
-  /// batch that fails row by row, and past a row that cannot be reached the next one that can
-  /// is searched for upward from there (`nextReadable`), up to the largest rowid that can be
-  /// read (SQLite reads it from the right end of the table, which often works when the first
-  /// pages are damaged). Every step moves the cursor past at least one rowid or ends.
-  static func copyRows(of table: String, columns: [String], _ db: Database, limits: SalvageLimits)
-    throws(SalvageProblem) -> [RowidGap]
-  {
-    let list = columns.map(quoted).joined(separator: ", ")
-    let from = "FROM damaged.\(quoted(table))"
-    let copy =
-      "INSERT OR IGNORE INTO main.\(quoted(table)) (rowid, \(list)) SELECT rowid, \(list) \(from) "
-      + "WHERE rowid > ? AND rowid <= ? ORDER BY rowid"
-    let nth = "SELECT rowid \(from) WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET \(salvageBatch - 1)"
-    let last = "SELECT max(rowid) \(from) WHERE rowid > ?"
-    let largest = try read("SELECT max(rowid) \(from)", Int64.min, db, limits)
-    var gaps: [RowidGap] = []
-    var after = Int64.min  // (no rowid of Reckon's is Int64.min: they start at 1)
-    var oneByOne = 0  // rows still to copy one at a time after a batch failed
-    while after < Int64.max {
-      try limits.check()
-      if oneByOne == 0 {
-        // A batch: where it ends first (if that cannot be read, neither can the batch).
-        var end: Int64?
-        switch try read(nth, after, db, limits) {
-        case .row(let row): end = row
-        case .none:
-          switch try read(last, after, db, limits) {
-          case .row(let row): end = row
-          case .none: return gaps
-          case .unreadable: end = nil
+  /// First as sqlite3's .dump reads a table: from the start, in the b-tree's order, until the
+  /// damage; then from the end backward, until the damage. Between the two, with a rowid
+  /// cursor that only moves forward: past a row that cannot be reached, the next one that can
+  /// is searched for upward from there (`nextReadable`), up to the first rowid read from the
+  /// end. Each row goes in as SQLite read it (`DatabaseValue`s), unless its rowid is there or
+  /// a value is not of its column's type (SQLite reads another table's rows through a
+  /// pointer damaged to point at them). Returns the gaps, and how many rows did not fit.
+  static func copyRows(
+    of table: String, columns: [SalvageColumn], from source: Database, into db: Database, _ limits: SalvageLimits
+  ) throws(SalvageProblem) -> (gaps: [RowidGap], rejected: Int) {
+    var rejected = 0
+    let list = columns.map { quoted($0.name) }.joined(separator: ", ")
+    let from = "FROM main.\(quoted(table))"
+    let marks = [String](repeating: "?", count: columns.count + 1).joined(separator: ", ")
+    let insert = "INSERT OR IGNORE INTO main.\(quoted(table)) (rowid, \(list)) VALUES (\(marks))"
+    // Every row read goes in; returns the last rowid read, and whether it read to the end.
+    func scan(_ sql: String, _ parameter: Int64?, until stop: Int64? = nil) throws(SalvageProblem) -> (
+      last: Int64?, whole: Bool
+    ) {
+      var last: Int64?
+      do throws(SQLiteError) {
+        let reader = try source.cached(sql)
+        let writer = try db.cached(insert)
+        if let parameter { try reader.bind(parameter) } else { try reader.bind() }
+        try reader.forEachRow { (row) throws(SQLiteError) -> Bool in
+          let rowid: Int64 = try row[0]
+          last = rowid
+          var values: [DatabaseValue] = []
+          for column in 1..<row.count { values.append(try row[column]) }
+          guard zip(columns, values).allSatisfy({ $0.takes($1) }) else {
+            rejected += 1
+            return stop.map { rowid < $0 } ?? true
           }
-        case .unreadable: end = nil
+          writer.reset()
+          try writer.bind(rowid, at: 1)
+          for (index, value) in values.enumerated() { try writer.bind(value, at: index + 2) }
+          do throws(SQLiteError) {
+            try writer.run()
+          } catch {
+            // A write that fails (not a row that cannot be read): the salvage fails.
+            if error.is(.interrupt) { throw error }
+            if !error.is(.constraint) { throw SQLiteError(code: .abort, message: "write: " + error.message) }
+          }
+          return stop.map { rowid < $0 } ?? true
         }
-        if let end, try run(copy, after, end, db, limits) {
-          after = end
-          continue
-        }
-        oneByOne = salvageBatch
-      }
-      switch try read("SELECT rowid \(from) WHERE rowid >= ? ORDER BY rowid LIMIT 1", after + 1, db, limits) {
-      case .row(let row):
-        if !(try run(copy, after, row, db, limits)) {
-          // That row alone (its overflow page, say).
-          gaps.append(RowidGap(after: row - 1, before: row == Int64.max ? nil : row + 1))
-        }
-        after = row
-        oneByOne -= 1
-      case .none:
-        return gaps
-      case .unreadable:
-        // The rows after `after` cannot be reached: find the next one that can.
-        let next = try nextReadable(from, after: after, upTo: largest.row, db, limits)
-        gaps.append(RowidGap(after: after, before: next))
-        guard let next else { return gaps }
-        after = next - 1
-        oneByOne = 0
+        return (last, true)
+      } catch {
+        if let problem = salvageProblem(error, limits) { throw problem }
+        if error.is(.abort) && error.message.hasPrefix("write: ") { throw .failed(error.message) }
+        return (last, false)
       }
     }
-    return gaps
+    // As .dump: from the start, then from the end.
+    let forward = try scan("SELECT rowid, \(list) \(from)", nil)
+    if forward.whole { return ([], rejected) }
+    try limits.check()
+    let backward = try scan("SELECT rowid, \(list) \(from) ORDER BY rowid DESC", nil)
+    let end = backward.last  // rows from here on were read
+    // Between: forward from the start with a cursor, past every place that cannot be read.
+    var gaps: [RowidGap] = []
+    var after = Int64.min  // (no rowid of Reckon's is Int64.min: they start at 1)
+    let scanFrom = "SELECT rowid, \(list) \(from) WHERE rowid > ? ORDER BY rowid"
+    while after < Int64.max {
+      try limits.check()
+      if let end, after >= end { return (gaps, rejected) }
+      let read = try scan(scanFrom, after, until: end)
+      if read.whole { return (gaps, rejected) }
+      // The cursor only moves forward (a row out of order, read before the damage, does not
+      // take it back).
+      after = max(after, read.last ?? after)
+      guard after < Int64.max else { return (gaps, rejected) }
+      // The rows after `after` cannot be reached: find the next one that can.
+      let next = try nextReadable(from, after: after, upTo: end, source, limits)
+      gaps.append(RowidGap(after: after, before: next))
+      guard let next else { return (gaps, rejected) }
+      after = next - 1
+    }
+    return (gaps, rejected)
   }
 
   enum Read: Equatable {
@@ -357,24 +384,10 @@ extension SQLiteStore {
     }
   }
 
-  /// Runs a copy of the rows after `after` up to `end`: false when it fails on the damage
-  /// (and then nothing of it was copied).
-  static func run(_ sql: String, _ after: Int64, _ end: Int64, _ db: Database, _ limits: SalvageLimits)
-    throws(SalvageProblem) -> Bool
-  {
-    do throws(SQLiteError) {
-      try db.run(sql, after, end)
-      return true
-    } catch {
-      if let problem = salvageProblem(error, limits) { throw problem }
-      return false
-    }
-  }
-
   /// The first rowid SQLite can read past `after`, when the row after `after` cannot be
   /// reached; nil when none can. Probes upward from `after` in steps that double until one
-  /// reads (never past `upTo`, the largest rowid read, when known), then bisects between the
-  /// last that failed and the first that read: at most about 128 probes, each a seek.
+  /// reads (never past `upTo`, when known), then bisects between the last that failed and the
+  /// first that read: at most about 128 probes, each a seek.
   static func nextReadable(
     _ from: String, after: Int64, upTo largest: Int64?, _ db: Database, _ limits: SalvageLimits
   ) throws(SalvageProblem) -> Int64? {
@@ -424,27 +437,35 @@ extension SQLiteStore {
   /// kept has. `schema` is SQLite's reading of the damaged file's schema, if it could read it.
   /// Nothing here reads the damaged file through SQLite.
   static func copyPages(
-    from damaged: String, _ copies: inout [TableCopy], schema sqlSchema: [PageSalvage.SchemaRow]?, _ db: Database,
-    limits: SalvageLimits
+    _ pages: inout PageSalvage, _ copies: inout [TableCopy], schema: [PageSalvage.SchemaRow], sqlReadSchema: Bool,
+    _ db: Database, _ limits: SalvageLimits
   ) throws(SalvageProblem) {
-    guard let file = DatabaseFile(path: damaged, stop: { limits.stop != nil }) else {
-      try limits.check()
-      for index in copies.indices where !copies[index].gaps.isEmpty { copies[index].lostIsExact = false }
-      return
+    if !sqlReadSchema { for index in copies.indices { copies[index].damaged = true } }
+    // Each table of ours by its entry in the schema: by name, or (a name damaged) by the name
+    // its row gives the table, or its CREATE statement.
+    var entries: [String: PageSalvage.SchemaRow] = [:]
+    for copy in copies {
+      let tables = schema.filter { $0.type == "table" }
+      entries[copy.name] =
+        tables.first { $0.name == copy.name } ?? tables.first { $0.table == copy.name }
+        ?? tables.first {
+          $0.sql.hasPrefix("CREATE TABLE \(quoted(copy.name)) ") || $0.sql.hasPrefix("CREATE TABLE \(copy.name) ")
+        }
     }
-    var pages = PageSalvage(file: file, limits: limits)
-    let ownSchema = pages.schema()  // (walks the schema's own pages too)
-    let schema = sqlSchema ?? ownSchema
+    pages.roots = Set(schema.map(\.root))
     var trees: [String: PageSalvage.Tree] = [:]
-    for row in schema where row.type == "table" && trees[row.name] == nil {
-      trees[row.name] = pages.walkTable(row.root)
+    for row in schema where row.type == "table" {
+      let owner = entries.first { $0.value.root == row.root }?.key ?? row.name
+      if trees[owner] == nil { trees[owner] = pages.walkTable(row.root, of: owner) }
     }
     try limits.check()
-    var inserted = [Int](repeating: 0, count: copies.count)
+    // The leaves a table reached whose rows are most not its own.
+    var misfits: [Int] = []
     // Every leaf of each table's tree: the rows not kept yet.
     for index in copies.indices {
-      guard let tree = trees[copies[index].name] else { continue }
+      guard entries[copies[index].name] != nil, let tree = trees[copies[index].name] else { continue }
       for range in tree.damaged {
+        copies[index].damaged = true
         copies[index].gaps.append(
           RowidGap(after: range.after ?? Int64.min, before: range.upTo.flatMap { $0 == Int64.max ? nil : $0 + 1 }))
       }
@@ -452,6 +473,7 @@ extension SQLiteStore {
       for leaf in tree.leaves {
         try limits.check()
         var failure: SalvageProblem?
+        let before = pages.rejected
         let rows = pages.rows(of: leaf.page, in: leaf) { rowids in
           do throws(SalvageProblem) {
             return try kept(rowids, in: copy.name, db, limits)
@@ -461,55 +483,124 @@ extension SQLiteStore {
           }
         }
         if let failure { throw failure }
-        for (rowid, values) in rows ?? [] where SalvageColumn.fits(values, copy.columns) {
-          inserted[index] += try insert(rowid, values, into: copy, db, limits)
+        let fitting = (rows ?? []).filter { SalvageColumn.fits($0.1, copy.columns) }
+        pages.rejected += (rows ?? []).count - fitting.count
+        if pages.rejected > before { copies[index].damaged = true }
+        // Most rows not of this table: a pointer damaged to point at another table's leaf
+        // (which its own table may reach too), and this table's own leaf lost from sight.
+        if fitting.count * 2 < (rows ?? []).count {
+          misfits.append(leaf.page)
+          trees[copy.name]?.damaged.append(leaf)
+          copies[index].gaps.append(
+            RowidGap(after: leaf.after ?? Int64.min, before: leaf.upTo.flatMap { $0 == Int64.max ? nil : $0 + 1 }))
+          continue
+        }
+        for (rowid, values) in fitting where try insert(rowid, values, into: copy, db, limits) > 0 {
+          copies[index].damaged = true
         }
       }
     }
+    // What each table's indexes say it had and it has not: the number of their entries
+    // first (cheap), the rowids they name only when that number is not the rows kept.
+    var missing: [Set<Int64>?] = []  // nil: no index could be read whole
+    for index in copies.indices {
+      try limits.check()
+      missing.append(try lostRowids(copies[index], entry: entries[copies[index].name], schema, &pages, db, limits))
+      if missing[index].map({ !$0.isEmpty }) ?? copies[index].damaged { copies[index].damaged = true }
+    }
     // The leaves no tree reaches any more, when a table's tree is damaged (or its root is
-    // not known): each goes to the one table whose damaged range holds all its rowids and
-    // whose columns fit its rows.
+    // not known), or its indexes name rows it has not: each goes to the one table whose
+    // columns fit its rows and whose damaged ranges, or missing rowids, hold all of them.
     let homeless = copies.indices.filter { index in
-      trees[copies[index].name].map { !$0.damaged.isEmpty } ?? !copies[index].gaps.isEmpty
+      entries[copies[index].name] == nil || trees[copies[index].name].map { !$0.damaged.isEmpty } ?? true
+        || missing[index].map { !$0.isEmpty } ?? false
     }
     if !homeless.isEmpty {
       pages.markFreelist()
       let names = Set(schema.map(\.name) + copies.map(\.name))
-      for number in pages.unreachedLeaves() {
+      // (And the leaves of a table that is none of ours: a name damaged past recognition.)
+      let ours = Set(copies.map(\.name))
+      let strangers = pages.leafOwners.filter { !ours.contains($0.value) && !$0.value.hasPrefix("sqlite_") }.keys
+      for number in pages.unreachedLeaves() + misfits + strangers.sorted() {
         try limits.check()
         guard let rows = pages.rows(of: number, in: nil), !rows.isEmpty, !isSequence(rows, names: names) else {
           continue
         }
-        var homes: [(Int, [(Int64, [RecordValue])])] = []
+        var homes: [(Int, [(Int64, [DatabaseValue])])] = []
         for index in homeless {
           let fitting = rows.filter { SalvageColumn.fits($0.1, copies[index].columns) }
           guard !fitting.isEmpty, fitting.count * 2 >= rows.count else { continue }
-          if let tree = trees[copies[index].name],
-            !tree.damaged.contains(where: { range in fitting.allSatisfy { range.holds($0.0) } })
-          {
-            continue
+          // Each row where its table's tree is damaged, or one its indexes name and it lacks
+          // (when the tree is known).
+          if entries[copies[index].name] != nil, let tree = trees[copies[index].name] {
+            let lacking = missing[index] ?? []
+            guard fitting.allSatisfy({ row in lacking.contains(row.0) || tree.damaged.contains { $0.holds(row.0) } })
+            else { continue }
           }
           homes.append((index, fitting))
         }
         guard homes.count == 1, let (index, fitting) = homes.first else { continue }
-        for (rowid, values) in fitting {
-          inserted[index] += try insert(rowid, values, into: copies[index], db, limits)
+        for (rowid, values) in fitting where try insert(rowid, values, into: copies[index], db, limits) > 0 {
+          copies[index].damaged = true
+          missing[index]?.remove(rowid)
         }
       }
     }
-    // What was lost, where anything was amiss: the rowids an index names with no row kept.
-    for index in copies.indices where !copies[index].gaps.isEmpty || inserted[index] > 0 {
-      var known = Set<Int64>()
-      var complete = false
-      for row in schema where row.type == "index" && row.table == copies[index].name && row.root > 0 {
-        let (rowids, whole) = pages.indexRowids(row.root)
-        known.formUnion(rowids)
-        complete = complete || whole
-      }
-      try limits.check()
-      copies[index].lost = known.count - (try kept(Array(known), in: copies[index].name, db, limits)).count
-      copies[index].lostIsExact = complete
+    // What was lost: the rowids an index names with no row kept.
+    for index in copies.indices where copies[index].damaged {
+      copies[index].lost = missing[index]?.count ?? 0
+      copies[index].lostIsExact = missing[index] != nil
     }
+  }
+
+  /// The rowids `copy`'s indexes name that the fresh file's table lacks (those of the index
+  /// with the most entries, read whole); nil when no index of it can be read whole.
+  static func lostRowids(
+    _ copy: TableCopy, entry: PageSalvage.SchemaRow?, _ schema: [PageSalvage.SchemaRow], _ pages: inout PageSalvage,
+    _ db: Database, _ limits: SalvageLimits
+  ) throws(SalvageProblem) -> Set<Int64>? {
+    let indexes = schema.filter { row in
+      row.type == "index" && row.root > 0 && (row.table == copy.name || (entry != nil && row.table == entry?.name))
+    }
+    var kept: Int
+    do throws(SQLiteError) {
+      kept = try db.value("SELECT count(*) FROM main.\(quoted(copy.name))") ?? 0
+    } catch {
+      throw salvageProblem(error, limits) ?? .failed(error.description)
+    }
+    var best: (root: Int, key: [SalvageColumn], entries: Int)?
+    for index in indexes {
+      guard let key = indexKey(index, copy.columns) else { continue }
+      let (entries, complete) = pages.indexEntryCount(index.root)
+      // As many entries as rows kept: nothing is missing (unless the kept rows are others).
+      if complete && entries == kept && !copy.damaged { return [] }
+      if complete && entries >= best?.entries ?? 0 { best = (index.root, key, entries) }
+    }
+    guard let best else { return nil }
+    let (rowids, complete) = pages.indexRowids(best.root, key: best.key)
+    guard complete else { return nil }
+    let found = try SQLiteStore.kept(Array(rowids), in: copy.name, db, limits)
+    return rowids.subtracting(found)
+  }
+
+  /// The columns an index is on, from its CREATE INDEX statement, or the table's primary
+  /// key for the index SQLite makes for it (`sqlite_autoindex_…`, which has no statement).
+  static func indexKey(_ index: PageSalvage.SchemaRow, _ columns: [SalvageColumn]) -> [SalvageColumn]? {
+    guard !index.sql.isEmpty else {
+      let key = columns.filter { $0.key > 0 }.sorted { $0.key < $1.key }
+      return key.isEmpty ? nil : key
+    }
+    // CREATE INDEX "name" ON "table"("a", "b"): the first parenthesis holds the columns.
+    guard index.sql.hasPrefix("CREATE INDEX "), let open = index.sql.firstIndex(of: "("),
+      let close = index.sql[open...].firstIndex(of: ")")
+    else { return nil }
+    var key: [SalvageColumn] = []
+    for part in index.sql[index.sql.index(after: open)..<close].split(separator: ",") {
+      let name = part.split(separator: " ").first.map { $0.filter { $0 != "\"" && $0 != "`" } } ?? ""
+      guard let column = columns.first(where: { $0.name == name }) else { return nil }
+      key.append(column)
+    }
+    return key.isEmpty ? nil : key
   }
 
   /// Those of `rowids` that the fresh file's table has.
@@ -540,7 +631,7 @@ extension SQLiteStore {
 
   /// Whether a page's rows are `sqlite_sequence`'s (a table's name and a number), which
   /// would otherwise fit the profiles.
-  static func isSequence(_ rows: [(Int64, [RecordValue])], names: Set<String>) -> Bool {
+  static func isSequence(_ rows: [(Int64, [DatabaseValue])], names: Set<String>) -> Bool {
     rows.allSatisfy { row in
       guard row.1.count == 2, case .text(let name) = row.1[0], case .integer = row.1[1] else { return false }
       return names.contains(String(decoding: name, as: UTF8.self))
@@ -550,13 +641,13 @@ extension SQLiteStore {
   /// Inserts a row read from a page (its values in the table's column order; the rowid's
   /// own column is the rowid), unless one with its rowid or key is there; how many went in.
   static func insert(
-    _ rowid: Int64, _ values: [RecordValue], into copy: TableCopy, _ db: Database, _ limits: SalvageLimits
+    _ rowid: Int64, _ values: [DatabaseValue], into copy: TableCopy, _ db: Database, _ limits: SalvageLimits
   ) throws(SalvageProblem) -> Int {
     var names = ["rowid"]
     var bound: [any SQLiteValue] = [rowid]
     for (column, value) in zip(copy.columns, values) where !column.isRowid {
       names.append(quoted(column.name))
-      bound.append(value.sqliteValue)
+      bound.append(value)
     }
     let marks = [String](repeating: "?", count: names.count).joined(separator: ", ")
     do throws(SQLiteError) {

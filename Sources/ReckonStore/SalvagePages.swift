@@ -7,13 +7,6 @@ struct RowidGap: Equatable, Sendable {
   var before: Int64?
 
   func contains(_ rowid: Int64) -> Bool { rowid > after && before.map { rowid < $0 } ?? true }
-
-  /// Whether some rowid after `lower` (nil: any) and up to `upper` (nil: any) is in the gap.
-  func meets(after lower: Int64?, upTo upper: Int64?) -> Bool {
-    let low = max(lower ?? Int64.min, after)  // rowids > low
-    let high = min(upper ?? Int64.max, before.map { $0 - 1 } ?? Int64.max)  // rowids <= high
-    return low < high
-  }
 }
 
 /// A column of one of Reckon's tables, as the page reader checks a row against it.
@@ -25,6 +18,8 @@ struct SalvageColumn: Sendable {
   var hasDefault: Bool
   /// The INTEGER PRIMARY KEY, which is the rowid: SQLite stores NULL in the row for it.
   var isRowid: Bool
+  /// Its place in the primary key, from 1 (0: not in it).
+  var key: Int = 0
 
   /// SQLite's rules for a column's affinity from its declared type.
   static func affinity(of type: String) -> Affinity {
@@ -36,7 +31,7 @@ struct SalvageColumn: Sendable {
     return .numeric
   }
 
-  func takes(_ value: RecordValue) -> Bool {
+  func takes(_ value: DatabaseValue) -> Bool {
     switch value {
     case .null: return isRowid || !notNull
     case .integer, .real: return !isRowid && affinity != .text
@@ -48,7 +43,7 @@ struct SalvageColumn: Sendable {
   /// Whether a row read from a page can be one of a table with these columns: no more values
   /// than columns, each of a type the column holds, and the columns it lacks (added since it
   /// was written) nullable or with a default.
-  static func fits(_ values: [RecordValue], _ columns: [SalvageColumn]) -> Bool {
+  static func fits(_ values: [DatabaseValue], _ columns: [SalvageColumn]) -> Bool {
     guard !values.isEmpty, values.count <= columns.count else { return false }
     for (index, column) in columns.enumerated() {
       if index < values.count {
@@ -73,14 +68,22 @@ struct PageSalvage {
   let file: DatabaseFile
   let limits: SalvageLimits
   /// The pages met so far: b-tree pages of every table walked, the freelist, overflow chains.
-  /// A page met twice is damage (a cycle, or two parents), never read again.
+  /// An interior page met twice is damage (a cycle, or two parents), never read again.
   var reached: Set<Int> = []
+  /// The table whose walk reached each leaf first. A leaf two tables reach is given to the
+  /// one whose columns fit its rows (a pointer damaged to point at another table's leaf).
+  var leafOwners: [Int: String] = [:]
+  /// The root page of every table and index in the schema: under another table, one is damage.
+  var roots: Set<Int> = []
+  /// Cells of the leaves read that did not hold together.
+  var rejected = 0
 
   struct SchemaRow {
     var type: String
     var name: String
     var table: String
     var root: Int
+    var sql: String
   }
 
   /// The rowids under a b-tree page: after `after` (nil: any) and up to `upTo` (nil: any).
@@ -107,16 +110,18 @@ struct PageSalvage {
     self.limits = limits
   }
 
-  /// Walks a table's b-tree from `root`, depth first (left to right), without reading the
-  /// rows: every page is checked and met once.
-  mutating func walkTable(_ root: Int) -> Tree {
+  /// Walks `table`'s b-tree from `root`, depth first (left to right), without reading the
+  /// rows: every page is checked, each interior page met once, each leaf once in this tree.
+  mutating func walkTable(_ root: Int, of table: String) -> Tree {
     var tree = Tree()
     var stack: [(Range, depth: Int)] = [(Range(page: root, after: nil, upTo: nil), 0)]
     while let (range, depth) = stack.popLast() {
       if limits.stop != nil { break }
       let number = range.page
-      guard number >= 1, number <= file.pageCount, number != 1 || depth == 0, depth < 64,
-        !reached.contains(number), let bytes = file.page(number),
+      let twice = reached.contains(number) && leafOwners[number].map { $0 == table } ?? true
+      guard number >= 1, number <= file.pageCount, number != 1 || depth == 0, depth < 64, !twice,
+        depth == 0 || !roots.contains(number),
+        let bytes = file.page(number),
         let page = BTreePage(bytes, number: number, usableSize: file.usableSize), page.kind.isTable
       else {
         tree.damaged.append(range)
@@ -132,7 +137,12 @@ struct PageSalvage {
           continue
         }
         reached.insert(number)
+        if leafOwners[number] == nil { leafOwners[number] = table }
         tree.leaves.append(range)
+        continue
+      }
+      guard !reached.contains(number) else {
+        tree.damaged.append(range)
         continue
       }
       reached.insert(number)
@@ -165,7 +175,7 @@ struct PageSalvage {
   /// its payload whole (overflow pages included) and a record whose sizes add up. Nil for a
   /// page that is not a table leaf.
   mutating func rows(of number: Int, in range: Range?, skipping skipped: ([Int64]) -> Set<Int64> = { _ in [] })
-    -> [(Int64, [RecordValue])]?
+    -> [(Int64, [DatabaseValue])]?
   {
     guard let bytes = file.page(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
       page.kind == .tableLeaf
@@ -187,12 +197,16 @@ struct PageSalvage {
     let candidates = payloads.indices.filter {
       !overlapping.contains($0) && range?.holds(payloads[$0].payload.rowid) ?? true
     }
+    rejected += page.cells.count - candidates.count + page.lostCells
     let skip = skipped(candidates.map { payloads[$0].payload.rowid })
-    var rows: [(Int64, [RecordValue])] = []
+    var rows: [(Int64, [DatabaseValue])] = []
     for position in candidates where !skip.contains(payloads[position].payload.rowid) {
       let payload = payloads[position].payload
-      guard let bytes = file.payloadBytes(page, payload, seen: &reached), let values = DatabaseFile.record(bytes)
-      else { continue }
+      guard let bytes = file.payloadBytes(page, payload), let values = DatabaseFile.record(bytes)
+      else {
+        rejected += 1
+        continue
+      }
       rows.append((payload.rowid, values))
     }
     return rows
@@ -201,17 +215,19 @@ struct PageSalvage {
   /// The schema, read from the first page's b-tree (`sqlite_master`): each table and index
   /// with its root page. Rows that cannot be read are left out.
   mutating func schema() -> [SchemaRow] {
-    let tree = walkTable(1)
+    let tree = walkTable(1, of: "sqlite_master")
     var rows: [SchemaRow] = []
     for leaf in tree.leaves {
       for (_, values) in self.rows(of: leaf.page, in: leaf) ?? [] {
         guard values.count >= 4, case .text(let type) = values[0], case .text(let name) = values[1],
           case .text(let table) = values[2], case .integer(let root) = values[3], root > 0, root <= file.pageCount
         else { continue }
+        var sql = ""
+        if values.count >= 5, case .text(let text) = values[4] { sql = String(decoding: text, as: UTF8.self) }
         rows.append(
           SchemaRow(
             type: String(decoding: type, as: UTF8.self), name: String(decoding: name, as: UTF8.self),
-            table: String(decoding: table, as: UTF8.self), root: Int(root)))
+            table: String(decoding: table, as: UTF8.self), root: Int(root), sql: sql))
       }
     }
     return rows
@@ -245,16 +261,14 @@ struct PageSalvage {
     return found
   }
 
-  /// The rowids an index's entries name; and whether every page of the index could be read
-  /// (then they are all of the table's rowids).
-  mutating func indexRowids(_ root: Int) -> (Set<Int64>, complete: Bool) {
-    var rowids = Set<Int64>()
+  /// The entries of an index, page by page: `body` is given each page's cells (interior and
+  /// leaf: both hold entries). Whether every page could be read.
+  mutating func walkIndex(_ root: Int, _ body: (BTreePage) -> Void) -> Bool {
     var complete = true
     var seen = Set<Int>()
-    var overflow = Set<Int>()
     var stack: [(Int, Int)] = [(root, 0)]
     while let (number, depth) = stack.popLast() {
-      if limits.stop != nil { return (rowids, false) }
+      if limits.stop != nil { return false }
       guard number >= 2, number <= file.pageCount, depth < 64, !seen.contains(number), !reached.contains(number),
         let bytes = file.page(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
         !page.kind.isTable
@@ -263,22 +277,47 @@ struct PageSalvage {
         continue
       }
       seen.insert(number)
+      body(page)
+      guard page.kind == .indexInterior else { continue }
       for index in page.cells.indices {
         guard let payload = page.payload(index) else {
           complete = false
           continue
         }
-        if page.kind == .indexInterior { stack.append((payload.child, depth + 1)) }
-        guard let bytes = file.payloadBytes(page, payload, seen: &overflow), let values = DatabaseFile.record(bytes),
-          case .integer(let rowid) = values.last
+        stack.append((payload.child, depth + 1))
+      }
+      stack.append((page.rightChild, depth + 1))
+    }
+    return complete
+  }
+
+  /// How many entries an index has (one per row of its table), without reading them; and
+  /// whether every page could be read.
+  mutating func indexEntryCount(_ root: Int) -> (Int, complete: Bool) {
+    var count = 0
+    let complete = walkIndex(root) { count += $0.cells.count }
+    return (count, complete)
+  }
+
+  /// The rowids an index's entries name, each entry checked against the index's columns
+  /// (`key`: as many values, of their types, and a rowid); and whether every page and entry
+  /// could be read (then they are all of the table's rowids).
+  mutating func indexRowids(_ root: Int, key: [SalvageColumn]) -> (Set<Int64>, complete: Bool) {
+    var rowids = Set<Int64>()
+    var entriesHold = true
+    let file = self.file
+    let pagesHold = walkIndex(root) { page in
+      for index in page.cells.indices {
+        guard let payload = page.payload(index), let bytes = file.payloadBytes(page, payload),
+          let values = DatabaseFile.record(bytes), values.count == key.count + 1,
+          case .integer(let rowid) = values.last, zip(key, values).allSatisfy({ $0.takes($1) })
         else {
-          complete = false
+          entriesHold = false
           continue
         }
         rowids.insert(rowid)
       }
-      if page.kind == .indexInterior { stack.append((page.rightChild, depth + 1)) }
     }
-    return (rowids, complete)
+    return (rowids, pagesHold && entriesHold)
   }
 }
