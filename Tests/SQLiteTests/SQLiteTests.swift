@@ -489,6 +489,19 @@ func milliseconds() -> Int64 {
     #expect(try db.userVersion() == 3)
   }
 
+  /// A negative user_version (a damaged header) is no version: migrating says the file is
+  /// damaged, as SQLite would, and changes nothing (it used to crash on the negative index).
+  @Test func aNegativeVersionIsDamageNotAMigration() throws {
+    let runs = Runs()
+    let db = try Database.inMemory()
+    try db.setUserVersion(-12345)
+    let error = #expect(throws: SQLiteError.self) { try Self.migrator(runs).migrate(db) }
+    #expect(error?.code == .corrupt)
+    #expect(error?.message == "database disk image is malformed (its version, user_version, is -12345)")
+    #expect(runs.all == [0, 0, 0])
+    #expect(try db.userVersion() == -12345)
+  }
+
   /// A database from before user_version was kept: the former bookkeeping says how far it got.
   @Test func theFormerBookkeepingSaysWhereToStart() throws {
     let runs = Runs()
