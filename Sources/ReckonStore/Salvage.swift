@@ -92,10 +92,6 @@ enum SalvageOutcome {
 }
 
 extension SQLiteStore {
-  /// How many times a salvage copies the file again when another Reckon wrote to it while it
-  /// was being copied.
-  static let salvageAttempts = 3
-
   /// Copies what can be read of the damaged database at `path` into a fresh one (beside it,
   /// as `path.salvage-PID`), then moves the damaged one aside (with its -wal and -shm) and
   /// puts the fresh one in its place.
@@ -103,12 +99,12 @@ extension SQLiteStore {
   /// The file is read without its write lock, so other Reckons go on saving meanwhile; then
   /// the write lock is taken (nothing can be committed from then until the files have moved)
   /// and `PRAGMA data_version` says whether anything was committed while it was read: if so,
-  /// it is read again. The move itself holds the folder's lock too (`FolderLock`), so that no
-  /// Reckon opens the name in the middle of it. Ctrl-C (`policy`) leaves everything as it was;
-  /// out of time, what was copied is kept, the damaged file aside as always.
-  /// `now` (seconds since 1970) names the damaged file aside.
+  /// it is read again, once, holding the lock (each copy with the whole budget). The move
+  /// itself holds the folder's lock too (`FolderLock`), so that no Reckon opens the name in
+  /// the middle of it. Ctrl-C (`policy`) leaves everything as it was; out of time, what was
+  /// copied is kept, the damaged file aside as always. `now` (seconds since 1970) names the
+  /// damaged file aside.
   static func salvage(_ path: String, policy: SalvagePolicy, now: time_t? = nil) -> SalvageOutcome {
-    let limits = policy.limits()
     guard let salvaged = inode(path) else { return .replacedElsewhere }
     // The connection that takes the write lock for the move, and says whether anything was
     // committed meanwhile. It must leave the file as it is when it closes: no checkpoint.
@@ -116,8 +112,20 @@ extension SQLiteStore {
     try? locker?.keepWALFilesOnClose()
     try? locker?.skipCheckpointOnClose()
     locker?.setBusyTimeout(milliseconds: 2000)
-    var why = "it was written to by another Reckon all along"
-    for _ in 0..<salvageAttempts {
+    for attempt in 0..<2 {
+      // Each copy has the whole budget.
+      let limits = policy.limits()
+      // The second copy, when another Reckon wrote during the first (it drills on, say), is
+      // made holding the write lock, so that it is the last: that Reckon's saves wait half a
+      // second, then it keeps them and saves them into the fresh file afterwards.
+      var locked = false
+      defer { if locked { try? locker?.execute("ROLLBACK") } }
+      if attempt == 1 {
+        guard let locker, (try? locker.execute("BEGIN IMMEDIATE")) != nil else {
+          return .failed("another Reckon kept writing to it")
+        }
+        locked = true
+      }
       let version = try? locker?.dataVersion()
       let signature = FileSignature(path)
       let temporary = path + ".salvage-\(getpid())"
@@ -144,29 +152,24 @@ extension SQLiteStore {
         return .stopped
       }
       // Holding the write lock: was anything committed since the copy began?
-      var unchanged: Bool
-      var locked = false
-      if let locker {
-        do throws(SQLiteError) {
-          try locker.execute("BEGIN IMMEDIATE")
-          locked = true
-          let now = try locker.dataVersion()
-          unchanged = version == now
-        } catch {
-          // A file SQLite cannot lock cannot be written either; one another Reckon has locked
-          // all this while is being written.
-          unchanged = isCorruption(error) && FileSignature(path) == signature
+      var unchanged = locked
+      if !locked {
+        if let locker {
+          do throws(SQLiteError) {
+            try locker.execute("BEGIN IMMEDIATE")
+            locked = true
+            unchanged = try locker.dataVersion() == version
+          } catch {
+            // A file SQLite cannot lock cannot be written either; one another Reckon has
+            // locked all this while is being written.
+            unchanged = isCorruption(error) && FileSignature(path) == signature
+          }
+        } else {
+          unchanged = FileSignature(path) == signature
         }
-      } else {
-        unchanged = FileSignature(path) == signature
       }
-      defer { if locked { try? locker?.execute("ROLLBACK") } }
       guard unchanged else {
         marker.remove()
-        if limits.stop != nil {
-          why = "it was written to by another Reckon while it was read, and there was no time to read it again"
-          break
-        }
         continue
       }
       switch install(marker, at: path, salvaged: salvaged, now: now ?? time(nil)) {
@@ -180,7 +183,7 @@ extension SQLiteStore {
         return .failed(reason)
       }
     }
-    return .failed(why)
+    return .failed("another Reckon kept writing to it")
   }
 
   /// Moves the damaged file aside and the fresh one (`marker`'s) into its place, holding the

@@ -297,16 +297,23 @@ extension SQLiteStore {
     let marks = [String](repeating: "?", count: columns.count + 1).joined(separator: ", ")
     let insert = "INSERT OR IGNORE INTO main.\(quoted(table)) (rowid, \(list)) VALUES (\(marks))"
     // Every row read goes in; returns the last rowid read, and whether it read to the end.
-    func scan(_ sql: String, _ parameter: Int64?, until stop: Int64? = nil) throws(SalvageProblem) -> (
-      last: Int64?, whole: Bool
-    ) {
+    // `increasing`: a rowid not larger than the one before (a tree whose pointers loop back,
+    // which SQLite can read round many times before it notices) ends the scan as damage.
+    func scan(_ sql: String, _ parameter: Int64?, until stop: Int64? = nil, increasing: Bool = false)
+      throws(SalvageProblem) -> (last: Int64?, whole: Bool)
+    {
       var last: Int64?
+      var inOrder = true
       do throws(SQLiteError) {
         let reader = try source.cached(sql)
         let writer = try db.cached(insert)
         if let parameter { try reader.bind(parameter) } else { try reader.bind() }
         try reader.forEachRow { (row) throws(SQLiteError) -> Bool in
           let rowid: Int64 = try row[0]
+          if increasing, let last, rowid <= last {
+            inOrder = false
+            return false
+          }
           last = rowid
           var values: [DatabaseValue] = []
           for column in 1..<row.count { values.append(try row[column]) }
@@ -326,7 +333,7 @@ extension SQLiteStore {
           }
           return stop.map { rowid < $0 } ?? true
         }
-        return (last, true)
+        return (last, inOrder)
       } catch {
         if let problem = salvageProblem(error, limits) { throw problem }
         if error.is(.abort) && error.message.hasPrefix("write: ") { throw .failed(error.message) }
@@ -346,7 +353,7 @@ extension SQLiteStore {
     while after < Int64.max {
       try limits.check()
       if let end, after >= end { return (gaps, rejected) }
-      let read = try scan(scanFrom, after, until: end)
+      let read = try scan(scanFrom, after, until: end, increasing: true)
       if read.whole { return (gaps, rejected) }
       // The cursor only moves forward (a row out of order, read before the damage, does not
       // take it back).
