@@ -302,7 +302,7 @@ extension SQLiteStore {
     func scan(_ sql: String, _ parameter: Int64?, until stop: Int64? = nil, increasing: Bool = false)
       throws(SalvageProblem) -> (last: Int64?, whole: Bool)
     {
-      var last: Int64?
+      var last = increasing ? parameter : nil
       var inOrder = true
       do throws(SQLiteError) {
         let reader = try source.cached(sql)
@@ -333,11 +333,11 @@ extension SQLiteStore {
           }
           return stop.map { rowid < $0 } ?? true
         }
-        return (last, inOrder)
+        return (last == parameter && increasing ? nil : last, inOrder)
       } catch {
         if let problem = salvageProblem(error, limits) { throw problem }
         if error.is(.abort) && error.message.hasPrefix("write: ") { throw .failed(error.message) }
-        return (last, false)
+        return (last == parameter && increasing ? nil : last, false)
       }
     }
     // As .dump: from the start, then from the end.
@@ -359,10 +359,11 @@ extension SQLiteStore {
       // take it back).
       after = max(after, read.last ?? after)
       guard after < Int64.max else { return (gaps, rejected) }
-      // The rows after `after` cannot be reached: find the next one that can.
+      // The rows after `after` cannot be reached: find the next one that can (past it:
+      // `nextReadable` never gives one that is not, so the cursor moves on).
       let next = try nextReadable(from, after: after, upTo: end, source, limits)
       gaps.append(RowidGap(after: after, before: next))
-      guard let next else { return (gaps, rejected) }
+      guard let next, next - 1 > after else { return (gaps, rejected) }
       after = next - 1
     }
     return (gaps, rejected)
@@ -377,6 +378,13 @@ extension SQLiteStore {
       if case .row(let row) = self { return row }
       return nil
     }
+  }
+
+  /// A probe's answer, unless it is a rowid below the one asked for (a damaged b-tree's keys
+  /// out of order: SQLite trusts them and gives what lies where it looked), which is damage.
+  static func atLeast(_ rowid: Int64, _ read: Read) -> Read {
+    if case .row(let found) = read, found < rowid { return .unreadable }
+    return read
   }
 
   /// The rowid a query gives (nil as `.none`), or `.unreadable` when it fails on the damage.
@@ -408,7 +416,7 @@ extension SQLiteStore {
       var at = overflow ? Int64.max : sum
       if let largest, at > largest { at = largest }
       guard at > bad else { return nil }
-      let found = try read(probe, at, db, limits)
+      let found = try atLeast(at, read(probe, at, db, limits))
       if found != .unreadable {
         good = (at, found)
         break
@@ -422,7 +430,7 @@ extension SQLiteStore {
       try limits.check()
       let middle = Int64(
         bitPattern: UInt64(bitPattern: bad) &+ (UInt64(bitPattern: good.at) &- UInt64(bitPattern: bad)) / 2)
-      let found = try read(probe, middle, db, limits)
+      let found = try atLeast(middle, read(probe, middle, db, limits))
       if found == .unreadable {
         bad = middle
       } else {

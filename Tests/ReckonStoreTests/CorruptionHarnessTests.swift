@@ -169,6 +169,11 @@ import Testing
     case cycle(String)
     /// An interior page's first child pointer pointing at another leaf of the table.
     case crossLink(String)
+    /// A leaf copied over the next one, the one after that hollow (a table leaf whose one
+    /// cell is zeros: rowid 0) and the next zeroed: a seek past the copy lands on rowid 0,
+    /// below the one asked for, and the read from the end stops before it (found by
+    /// scripts/crash-safety, where the cursor went back and round until the time ran out).
+    case hollowAfterCopy(String)
 
     var testDescription: String {
       switch self {
@@ -178,6 +183,7 @@ import Testing
       case .garbledHeader: "a garbled header"
       case .cycle(let table): "a cycle in \(table)'s b-tree"
       case .crossLink(let table): "two pointers to one leaf of \(table)"
+      case .hollowAfterCopy(let table): "a leaf of \(table) copied over the next, the next two hollow and zeroed"
       }
     }
 
@@ -223,6 +229,21 @@ import Testing
           bytes[at + cell + i] = byte
         }
         return [root]
+      case .hollowAfterCopy(let table):
+        let leaves = original.leaves[table]!
+        let (copied, over, hollow, zeroed) = (leaves[3], leaves[4], leaves[5], leaves[6])
+        for i in (zeroed - 1) * size..<zeroed * size { bytes[i] = 0 }
+        bytes.replaceSubrange((over - 1) * size..<over * size, with: bytes[(copied - 1) * size..<copied * size])
+        let at = (hollow - 1) * size
+        for i in at..<at + size { bytes[i] = 0 }
+        // A table leaf of one cell, at offset 4000, all zeros.
+        bytes[at] = 13
+        bytes[at + 4] = 1
+        bytes[at + 5] = UInt8(4000 >> 8)
+        bytes[at + 6] = UInt8(4000 & 255)
+        bytes[at + 8] = UInt8(4000 >> 8)
+        bytes[at + 9] = UInt8(4000 & 255)
+        return [over, hollow, zeroed]
       }
     }
   }
@@ -244,7 +265,10 @@ import Testing
     + [0, 1, 2].flatMap { third in
       [Damage.flips(third: third, count: 3, seed: 11), .flips(third: third, count: 40, seed: 12)]
     }
-    + [.truncated(0.5), .truncated(0.9), .garbledHeader, .cycle("answer"), .crossLink("answer"), .cycle("factState")]
+    + [
+      .truncated(0.5), .truncated(0.9), .garbledHeader, .cycle("answer"), .crossLink("answer"), .cycle("factState"),
+      .hollowAfterCopy("answer"),
+    ]
 
   // MARK: The oracle: sqlite3 .dump
 
