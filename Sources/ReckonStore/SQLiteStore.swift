@@ -60,6 +60,10 @@ public final class SQLiteStore: Store, Sendable {
     /// The file's inode when it was opened: another Reckon that salvaged a damaged database
     /// put a fresh file at the name, and this connection would go on with the old one.
     let inode: UInt64?
+    /// A stand-in for a damaged file whose salvage Ctrl-C stopped: a read fails with
+    /// `cannotSave` (it would find nothing) and the next one opens the file again, salvaging
+    /// it; a write is kept by the session, and tried again as on a full disk.
+    var salvageStopped = false
 
     init(
       _ db: Database, path: String?, warnings: [String], canCheckpoint: Bool = false, cannotSave: String? = nil
@@ -196,8 +200,9 @@ public final class SQLiteStore: Store, Sendable {
           guard monotonicMilliseconds() < deadline else { break }
           continue
         case .stopped:
-          return memoryConnection(
-            warning: salvageStopped(path, damage: error.message) + keptUntil, cannotSave: salvageStopped(path))
+          let standIn = memoryConnection(cannotSave: salvageStopped(path, damage: error.message))
+          standIn.salvageStopped = true
+          return standIn
         case .failed:
           break
         }
@@ -421,18 +426,23 @@ public final class SQLiteStore: Store, Sendable {
   func read<T: Sendable>(ifNothingSaved empty: T, _ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     try state.withLock { (state) throws(StoreError) -> T in
       if case .waiting = state, !fileExists { return empty }
-      var outcome = readOnce(&state, body)
-      if case .failure(let error) = outcome, try salvage(&state, because: error) { outcome = readOnce(&state, body) }
+      var outcome = try readOnce(&state, body)
+      if case .failure(let error) = outcome, try salvage(&state, because: error) {
+        outcome = try readOnce(&state, body)
+      }
       return try outcome.mapError { StoreError(SQLiteStore.describe($0)) }.get()
     }
   }
 
   /// `body` on the open connection (and no reference to it kept after, so that a salvage can
   /// close it).
-  private func readOnce<T>(_ state: inout State, _ body: (Database) throws(SQLiteError) -> T) -> Result<T, SQLiteError>
+  private func readOnce<T>(_ state: inout State, _ body: (Database) throws(SQLiteError) -> T) throws(StoreError)
+    -> Result<T, SQLiteError>
   {
-    if case .open(let open) = state, open.wasReplaced { state = .waiting }  // read the file now at the name
-    let db = connection(&state).db
+    if case .open(let open) = state, open.wasReplaced || open.salvageStopped { state = .waiting }  // open it again
+    let connection = connection(&state)
+    if connection.salvageStopped, let reason = connection.cannotSave { throw StoreError(reason) }
+    let db = connection.db
     do throws(SQLiteError) {
       return .success(try body(db))
     } catch {
@@ -470,7 +480,9 @@ public final class SQLiteStore: Store, Sendable {
       // A stand-in for a file that could not be written (a full disk, a read-only folder
       // at start-up): try the file again, and if it still cannot be written, fail, so that
       // the session keeps the write for the next try.
-      guard let file, let reopened = reopen(file, in: &state) else { throw StoreError(reason, isKnown: true) }
+      guard let file, let reopened = reopen(file, in: &state) else {
+        throw StoreError(reason, isKnown: !connection.salvageStopped)
+      }
       connection = reopened
     }
     let db = connection.db

@@ -64,6 +64,34 @@ let interruptSeen = Atomic<Bool>(false)
     #expect(store.takeNotices().count == 1)
   }
 
+  /// Ctrl-C while a file whose header SQLite cannot read is salvaged at opening: the read
+  /// fails with the reason (rather than finding nothing in a stand-in), every file is as it
+  /// was, a save is kept for later, and the next read opens the file again and salvages it.
+  @Test func aSalvageStoppedAtOpeningFailsTheReadAndTheNextOneSalvages() throws {
+    let (folder, path, _, _) = try SalvageTests.damagedDatabase()
+    do {
+      // The header garbled too: SQLite cannot open it at all.
+      let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+      try handle.write(contentsOf: Data(repeating: 0x3C, count: 100))
+      try handle.close()
+    }
+    let before = try Self.files(in: folder.path)
+    let stop = Atomic<Bool>(true)
+    let store = SQLiteStore(path: path, salvage: SalvagePolicy(interrupted: { stop.load(ordering: .relaxed) }))
+    let stopped = #expect(throws: StoreError.self) { _ = try store.settings(profile: "ada") }
+    #expect(
+      stopped?.message
+        == "\(path) is damaged (file is not a database), and its salvage was stopped (Ctrl-C): nothing was "
+        + "changed, and Reckon tries again the next time it needs the file")
+    #expect(store.takeNotices().isEmpty, "said by the read, once")
+    let write = #expect(throws: StoreError.self) { try store.saveSetting("tips", value: "12", profile: "ada", at: 0) }
+    #expect(write?.isKnown == false)
+    #expect(try Self.files(in: folder.path) == before)
+    stop.store(false, ordering: .relaxed)
+    #expect(try store.settings(profile: "ada") == ["digits": "14"])
+    #expect(store.takeNotices().first?.contains("Reckon copied what could be read into a fresh file") == true)
+  }
+
   /// Out of time part-way: what was copied is kept (the damaged file is aside, as always)
   /// and the notice says the salvage stopped before the end. The clock is the test's: it
   /// moves a millisecond each time it is read.
