@@ -140,6 +140,10 @@ extension SQLiteStore {
         "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
       ) { (row) throws(SQLiteError) in try row[0] as String }
       for table in tables { copies.append(TableCopy(name: table, columns: try salvageColumns(of: table, db))) }
+      // The small tables first, the answers (the bulk) last: out of time, what is lost is
+      // answers, not the settings, profiles or learning boxes that were never reached.
+      let order = ["profile", "setting", "daily", "gameResult", "personality", "anagramRound", "factState", "answer"]
+      copies.sort { (order.firstIndex(of: $0.name) ?? 6) < (order.firstIndex(of: $1.name) ?? 6) }
       // (No progress handler here: a statement it stopped would roll back every row copied.
       // Each write is one row; the reads of the damaged file are what is bounded.)
       try db.execute("BEGIN")
