@@ -18,10 +18,8 @@ final class DatabaseFile {
   let usableSize: Int
   /// How many pages there are: those of the main file, or more if the WAL says so.
   let pageCount: Int
-  /// The first freelist trunk page and the freelist's length, from the header (0 when the
-  /// header cannot be trusted).
+  /// The first freelist trunk page, from the header (0 when the header cannot be trusted).
   let freelistTrunk: Int
-  let freelistCount: Int
   /// Whether the header's first 100 bytes are as SQLite writes them (a page size that
   /// matches, the magic string).
   let headerIsValid: Bool
@@ -104,7 +102,6 @@ final class DatabaseFile {
     partialPage = cut != 0 && walPages[fileSize / pageSize + 1] == nil ? fileSize / pageSize + 1 : 0
     partialBytes = cut
     freelistTrunk = headerIsValid ? DatabaseFile.int(header, 32) : 0
-    freelistCount = headerIsValid ? DatabaseFile.int(header, 36) : 0
     userVersion = headerIsValid ? Int32(bitPattern: UInt32(DatabaseFile.int(header, 60))) : nil
   }
 

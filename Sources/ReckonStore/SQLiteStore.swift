@@ -325,8 +325,12 @@ public final class SQLiteStore: Store, Sendable {
     return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
   }
 
+  /// Whether `error` says the file is damaged: a page SQLite cannot read, a header it does
+  /// not know, or a header whose schema format or text encoding no SQLite writes ("unsupported
+  /// file format": Reckon never writes one, so it is damage there, and was tried again for a
+  /// second and a half at every open, then left unsaved).
   static func isCorruption(_ error: SQLiteError) -> Bool {
-    error.is(.notADatabase) || error.is(.corrupt)
+    error.is(.notADatabase) || error.is(.corrupt) || (error.is(.error) && error.message == "unsupported file format")
   }
 
   /// Errors another Reckon opening the same file at the same moment can cause: a lock, or

@@ -62,23 +62,18 @@ struct SalvageCopy {
 struct TableCopy {
   var name: String
   var columns: [SalvageColumn]
-  /// The rowids SQLite could not read (the page reader looks for them), and those under a
-  /// page the page reader found damaged (SQLite may have read other rows in their place,
-  /// without an error: a pointer to the wrong page).
+  /// The rowids SQLite could not read, and those under a page the page reader found damaged
+  /// (SQLite may have read other rows in their place, without an error: a pointer to the
+  /// wrong page). Signs that rows may be missing, which are then counted.
   var gaps: [RowidGap] = []
   /// Whether anything was amiss: a gap, a damaged page, a row that did not hold together or
   /// did not fit the columns, a row SQLite passed over. Then what was lost is counted.
   var damaged = false
   var lost = 0
   var lostIsExact = true
-
-  func inGap(_ rowid: Int64) -> Bool { gaps.contains { $0.contains(rowid) } }
 }
 
 extension SQLiteStore {
-  /// How many rows the SQL pass copies per statement.
-  static let salvageBatch = 1000
-
   /// Copies what can be read of the damaged database at `damaged` into a new one at `fresh`
   /// (an empty file), which is then closed.
   ///

@@ -165,6 +165,9 @@ import Testing
     case truncated(Double)
     /// The first 100 bytes (the header) replaced with random ones.
     case garbledHeader
+    /// The header's schema format number (byte 47) changed to one no SQLite writes:
+    /// "unsupported file format".
+    case unsupportedFormat
     /// An interior page's first child pointer pointing back at the table's root.
     case cycle(String)
     /// An interior page's first child pointer pointing at another leaf of the table.
@@ -181,6 +184,7 @@ import Testing
       case .flips(let third, let count, let seed): "\(count) byte flips in third \(third + 1) (seed \(seed))"
       case .truncated(let fraction): "the file cut at \(Int(fraction * 100)) %"
       case .garbledHeader: "a garbled header"
+      case .unsupportedFormat: "a schema format no SQLite writes"
       case .cycle(let table): "a cycle in \(table)'s b-tree"
       case .crossLink(let table): "two pointers to one leaf of \(table)"
       case .hollowAfterCopy(let table): "a leaf of \(table) copied over the next, the next two hollow and zeroed"
@@ -214,6 +218,9 @@ import Testing
       case .garbledHeader:
         var random = SplitMix(7)
         for i in 0..<100 { bytes[i] = UInt8(truncatingIfNeeded: random.next()) }
+        return [1]
+      case .unsupportedFormat:
+        bytes[47] = 9
         return [1]
       case .cycle(let table), .crossLink(let table):
         let root = original.roots[table]!
@@ -266,7 +273,8 @@ import Testing
       [Damage.flips(third: third, count: 3, seed: 11), .flips(third: third, count: 40, seed: 12)]
     }
     + [
-      .truncated(0.5), .truncated(0.9), .garbledHeader, .cycle("answer"), .crossLink("answer"), .cycle("factState"),
+      .truncated(0.5), .truncated(0.9), .garbledHeader, .unsupportedFormat, .cycle("answer"), .crossLink("answer"),
+      .cycle("factState"),
       .hollowAfterCopy("answer"),
     ]
 

@@ -81,6 +81,27 @@ import Testing
     #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["new"]?.answered == 1)
   }
 
+  /// A header whose schema format no SQLite writes ("unsupported file format", an error
+  /// SQLite does not call damage) is damage to Reckon: the file is salvaged at opening, with
+  /// every row (it was tried again for a second and a half, then left unsaved).
+  @Test func anUnsupportedFileFormatIsSalvaged() throws {
+    let (folder, path, _, lost) = try Self.damagedDatabase()
+    defer { _ = folder }
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    try handle.seek(toOffset: 47)
+    try handle.write(contentsOf: Data([9]))
+    try handle.close()
+    let opening = Date()
+    let store = SQLiteStore.open(path: path)
+    #expect(Date().timeIntervalSince(opening) < 5, "a hang check")
+    #expect(store.path == path)
+    #expect(store.warnings.count == 1)
+    #expect(store.warnings.first?.hasPrefix("\(path) was damaged (unsupported file format). Reckon copied") == true)
+    #expect(try store.settings(profile: "ada") == ["digits": "14"])
+    #expect(
+      try store.itemTotals(profile: "ada", mode: "drill").values.reduce(0) { $0 + $1.answered } == Self.answers - lost)
+  }
+
   /// A write that meets the damage is salvaged the same way, and is made in the fresh file.
   @Test func aWriteThatMeetsTheDamageIsMadeInTheFreshFile() throws {
     let (folder, path, _, lost) = try Self.damagedDatabase()
