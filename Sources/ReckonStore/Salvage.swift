@@ -44,10 +44,10 @@ struct SalvageReport {
 
   /// What each table kept and lost, in words: `492 answers (108 could not be read), 3 settings`.
   var kept: String {
-    let tables = copy.tables.sorted {
-      (Self.order.firstIndex(of: $0.name) ?? Self.order.count)
-        < (Self.order.firstIndex(of: $1.name) ?? Self.order.count)
-    }
+    // In the order above, then any other (no sort: each of its kind costs code in the binary).
+    let tables =
+      Self.order.compactMap { name in copy.tables.first { $0.name == name } }
+      + copy.tables.filter { !Self.order.contains($0.name) }
     var parts: [String] = []
     for table in tables where table.kept > 0 || table.lost > 0 || !table.lostIsExact {
       let (one, many) = Self.tableNames[table.name] ?? (table.name, table.name)

@@ -138,7 +138,8 @@ extension SQLiteStore {
       // The small tables first, the answers (the bulk) last: out of time, what is lost is
       // answers, not the settings, profiles or learning boxes that were never reached.
       let order = ["profile", "setting", "daily", "gameResult", "personality", "anagramRound", "factState", "answer"]
-      copies.sort { (order.firstIndex(of: $0.name) ?? 6) < (order.firstIndex(of: $1.name) ?? 6) }
+      copies =
+        order.compactMap { name in copies.first { $0.name == name } } + copies.filter { !order.contains($0.name) }
       // (No progress handler here: a statement it stopped would roll back every row copied.
       // Each write is one row; the reads of the damaged file are what is bounded.)
       try db.execute("BEGIN")
@@ -601,7 +602,7 @@ extension SQLiteStore {
   /// key for the index SQLite makes for it (`sqlite_autoindex_…`, which has no statement).
   static func indexKey(_ index: PageSalvage.SchemaRow, _ columns: [SalvageColumn]) -> [SalvageColumn]? {
     guard !index.sql.isEmpty else {
-      let key = columns.filter { $0.key > 0 }.sorted { $0.key < $1.key }
+      let key = (1...max(1, columns.count)).compactMap { place in columns.first { $0.key == place } }
       return key.isEmpty ? nil : key
     }
     // CREATE INDEX "name" ON "table"("a", "b"): the first parenthesis holds the columns.

@@ -115,10 +115,10 @@ enum Schema {
     let sql = { (table: String) in schema.first { $0.type == "table" && $0.name == table }?.sql }
     if names.contains("gameResult") || schema.isEmpty { return migrator.latest }
     if names.contains("personality") || names.contains("anagramRound") {
-      return sql("factState")?.contains("\"shown\"") == true ? 5 : 4
+      return sql("factState")?.holds("\"shown\"") == true ? 5 : 4
     }
     guard let userVersion, userVersion >= 1, userVersion <= 3 else { return migrator.latest }
-    let hasDay = sql("answer")?.contains("\"day\"") == true
+    let hasDay = sql("answer")?.holds("\"day\"") == true
     let consistent = names.contains("daily") == (userVersion >= 3) && hasDay == (userVersion >= 2)
     return consistent ? userVersion : migrator.latest
   }
