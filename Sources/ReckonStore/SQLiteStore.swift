@@ -29,6 +29,8 @@ public final class SQLiteStore: Store, Sendable {
   private let lastReopen = Atomic<Int64>(Int64.min / 2)
   /// Whether the session is ending (`willEnd`).
   private let exiting = Atomic<Bool>(false)
+  /// How a damaged database is salvaged (its time, what stops it).
+  let salvagePolicy: SalvagePolicy
 
   enum State {
     /// Not opened yet (a lazy store).
@@ -58,6 +60,10 @@ public final class SQLiteStore: Store, Sendable {
     /// The file's inode when it was opened: another Reckon that salvaged a damaged database
     /// put a fresh file at the name, and this connection would go on with the old one.
     let inode: UInt64?
+    /// A stand-in for a damaged file whose salvage Ctrl-C stopped: a read fails with
+    /// `cannotSave` (it would find nothing) and the next one opens the file again, salvaging
+    /// it; a write is kept by the session, and tried again as on a full disk.
+    var salvageStopped = false
 
     init(
       _ db: Database, path: String?, warnings: [String], canCheckpoint: Bool = false, cannotSave: String? = nil
@@ -78,25 +84,30 @@ public final class SQLiteStore: Store, Sendable {
     }
   }
 
-  /// A store for the database at `path`, opened when first needed.
-  public init(path: String) {
+  /// A store for the database at `path`, opened when first needed. A damaged database is
+  /// salvaged as `salvage` says (the executable's stops on Ctrl-C).
+  public init(path: String, salvage: SalvagePolicy = SalvagePolicy()) {
     file = path
     state = Mutex(.waiting)
     mayHaveNotices = Atomic(false)
+    salvagePolicy = salvage
   }
 
   /// A store already open on `connection`; `file` is the database's path when the
   /// connection is a stand-in for it (in memory, when it could not be opened).
-  init(_ connection: Connection, file: String? = nil) {
+  init(_ connection: Connection, file: String? = nil, salvage: SalvagePolicy = SalvagePolicy()) {
     self.file = file ?? connection.path
     state = Mutex(.open(connection))
     mayHaveNotices = Atomic(true)
+    salvagePolicy = salvage
   }
 
   /// Opens or creates the database at `path` now (its folder is created 0700, the file
   /// 0600). `now` (seconds since 1970) names a damaged file moved aside.
-  public static func open(path: String, now: time_t? = nil, patience: Int64 = 15_000) -> SQLiteStore {
-    SQLiteStore(connect(path: path, now: now, patience: patience), file: path)
+  public static func open(
+    path: String, now: time_t? = nil, patience: Int64 = 15_000, salvage: SalvagePolicy = SalvagePolicy()
+  ) -> SQLiteStore {
+    SQLiteStore(connect(path: path, now: now, patience: patience, salvage: salvage), file: path, salvage: salvage)
   }
 
   /// A store that keeps nothing after the process ends.
@@ -141,13 +152,14 @@ public final class SQLiteStore: Store, Sendable {
   private func connection(_ state: inout State) -> Connection {
     if case .open(let connection) = state { return connection }
     let connection =
-      file.map { SQLiteStore.connect(path: $0, now: nil, patience: 15_000) } ?? SQLiteStore.memoryConnection()
+      file.map { SQLiteStore.connect(path: $0, now: nil, patience: 15_000, salvage: salvagePolicy) }
+      ?? SQLiteStore.memoryConnection()
     state = .open(connection)
     mayHaveNotices.store(true, ordering: .releasing)
     return connection
   }
 
-  static func connect(path: String, now: time_t?, patience: Int64) -> Connection {
+  static func connect(path: String, now: time_t?, patience: Int64, salvage policy: SalvagePolicy) -> Connection {
     let folder = parentFolder(of: path)
     var warnings: [String]
     do {
@@ -161,6 +173,7 @@ public final class SQLiteStore: Store, Sendable {
       return cannotWrite(path, "cannot write to \(folder)", because: error.message)
     }
     warnings += PrivateFiles.repairLeftovers(of: path)
+    cleanSalvageLeftovers(of: path)
     let deadline = monotonicMilliseconds() + patience
     var movedAside = false
     var attempt = 0
@@ -168,11 +181,36 @@ public final class SQLiteStore: Store, Sendable {
       attempt += 1
       let opened = inode(path)
       do {
+        // Not in the middle of a salvage's move (it holds the folder's lock while it moves
+        // files): SQLite finds the database and its -wal together.
+        let lock = FolderLock(folder.isEmpty ? "." : folder, exclusive: false, patience: 10_000)
+        defer { lock?.release() }
         return Connection(try openWritable(path), path: path, warnings: warnings, canCheckpoint: true)
       } catch  where isCorruption(error) && !movedAside {
         // Another Reckon may have replaced the damaged file already: never move its fresh one.
         guard inode(path) == opened else { continue }
+        // What can be read goes into a fresh file (a damaged header or schema, say, which
+        // SQLite cannot open at all).
+        switch salvage(path, policy: policy, now: now) {
+        case .salvaged(let report):
+          movedAside = true
+          warnings.append(report.notice(path: path, damage: error.message))
+          continue
+        case .replacedElsewhere:
+          guard monotonicMilliseconds() < deadline else { break }
+          continue
+        case .stopped:
+          let standIn = memoryConnection(cannotSave: salvageStopped(path, damage: error.message))
+          standIn.salvageStopped = true
+          return standIn
+        case .failed:
+          break
+        }
+        // The salvage could not be made: the damaged file is moved aside, and a fresh one started.
         do throws(FileProblem) {
+          let lock = FolderLock(folder.isEmpty ? "." : folder, exclusive: true, patience: 5000)
+          defer { lock?.release() }
+          guard inode(path) == opened else { continue }
           // Never over a file already there: a name that is taken gives the next one at once.
           let aside = try moveAside(path, toAFreeNameFrom: path + ".corrupt-" + timestamp(now ?? time(nil)))
           try createPrivateFile(path)
@@ -262,6 +300,12 @@ public final class SQLiteStore: Store, Sendable {
   /// What a stand-in's warning adds: the session keeps what cannot be saved.
   static let keptUntil = " (Reckon keeps what you do, and saves it once it can)"
 
+  /// What a salvage stopped by Ctrl-C says: nothing changed, and it is tried again.
+  static func salvageStopped(_ path: String, damage: String? = nil) -> String {
+    "\(path) is damaged\(damage.map { " (\($0))" } ?? ""), and its salvage was stopped (Ctrl-C): nothing was "
+      + "changed, and Reckon tries again the next time it needs the file"
+  }
+
   static func memoryConnection(warning: String? = nil, cannotSave: String? = nil) -> Connection {
     // An in-memory database cannot fail to open; migrations on an empty one cannot fail either.
     let db = try! Database.inMemory()
@@ -299,8 +343,12 @@ public final class SQLiteStore: Store, Sendable {
     return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
   }
 
+  /// Whether `error` says the file is damaged: a page SQLite cannot read, a header it does
+  /// not know, or a header whose schema format or text encoding no SQLite writes ("unsupported
+  /// file format": Reckon never writes one, so it is damage there, and was tried again for a
+  /// second and a half at every open, then left unsaved).
   static func isCorruption(_ error: SQLiteError) -> Bool {
-    error.is(.notADatabase) || error.is(.corrupt)
+    error.is(.notADatabase) || error.is(.corrupt) || (error.is(.error) && error.message == "unsupported file format")
   }
 
   /// Errors another Reckon opening the same file at the same moment can cause: a lock, or
@@ -400,18 +448,23 @@ public final class SQLiteStore: Store, Sendable {
   func read<T: Sendable>(ifNothingSaved empty: T, _ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     try state.withLock { (state) throws(StoreError) -> T in
       if case .waiting = state, !fileExists { return empty }
-      var outcome = readOnce(&state, body)
-      if case .failure(let error) = outcome, salvage(&state, because: error) { outcome = readOnce(&state, body) }
+      var outcome = try readOnce(&state, body)
+      if case .failure(let error) = outcome, try salvage(&state, because: error) {
+        outcome = try readOnce(&state, body)
+      }
       return try outcome.mapError { StoreError(SQLiteStore.describe($0)) }.get()
     }
   }
 
   /// `body` on the open connection (and no reference to it kept after, so that a salvage can
   /// close it).
-  private func readOnce<T>(_ state: inout State, _ body: (Database) throws(SQLiteError) -> T) -> Result<T, SQLiteError>
+  private func readOnce<T>(_ state: inout State, _ body: (Database) throws(SQLiteError) -> T) throws(StoreError)
+    -> Result<T, SQLiteError>
   {
-    if case .open(let open) = state, open.wasReplaced { state = .waiting }  // read the file now at the name
-    let db = connection(&state).db
+    if case .open(let open) = state, open.wasReplaced || open.salvageStopped { state = .waiting }  // open it again
+    let connection = connection(&state)
+    if connection.salvageStopped, let reason = connection.cannotSave { throw StoreError(reason) }
+    let db = connection.db
     do throws(SQLiteError) {
       return .success(try body(db))
     } catch {
@@ -430,7 +483,9 @@ public final class SQLiteStore: Store, Sendable {
   func write<T: Sendable>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     let (result, checkpoint) = try state.withLock { (state) throws(StoreError) -> (T, String?) in
       var outcome = try writeOnce(&state, body)
-      if case .failure(let error) = outcome, salvage(&state, because: error) { outcome = try writeOnce(&state, body) }
+      if case .failure(let error) = outcome, try salvage(&state, because: error) {
+        outcome = try writeOnce(&state, body)
+      }
       return try outcome.mapError { StoreError(SQLiteStore.describe($0)) }.get()
     }
     if let checkpoint { checkpointInBackground(checkpoint) }
@@ -447,7 +502,9 @@ public final class SQLiteStore: Store, Sendable {
       // A stand-in for a file that could not be written (a full disk, a read-only folder
       // at start-up): try the file again, and if it still cannot be written, fail, so that
       // the session keeps the write for the next try.
-      guard let file, let reopened = reopen(file, in: &state) else { throw StoreError(reason, isKnown: true) }
+      guard let file, let reopened = reopen(file, in: &state) else {
+        throw StoreError(reason, isKnown: !connection.salvageStopped)
+      }
       connection = reopened
     }
     let db = connection.db
@@ -467,7 +524,7 @@ public final class SQLiteStore: Store, Sendable {
     } catch {
       if error == SQLiteStore.replaced, let file {
         // Open the file now at the name, and write there.
-        state = .open(SQLiteStore.connect(path: file, now: nil, patience: 15_000))
+        state = .open(SQLiteStore.connect(path: file, now: nil, patience: 15_000, salvage: salvagePolicy))
         mayHaveNotices.store(true, ordering: .releasing)
         return try writeOnce(&state, body)
       }
@@ -492,25 +549,31 @@ public final class SQLiteStore: Store, Sendable {
 
   /// After `error`: when it says the open database is damaged (a page that cannot be read),
   /// copies what can be read into a fresh file, moves the damaged one aside and opens the
-  /// fresh one, queueing a notice that says so. False (and nothing changed) for any other
-  /// error, a stand-in, or a salvage that failed.
-  private func salvage(_ state: inout State, because error: SQLiteError) -> Bool {
+  /// fresh one, queueing a notice that says what was kept and lost. True when the caller
+  /// should try again (on the fresh file, or one another Reckon put at the name); false for
+  /// any other error or a stand-in. A salvage stopped by Ctrl-C, or that could not be made,
+  /// changes nothing and throws what to say (the next use tries again).
+  private func salvage(_ state: inout State, because error: SQLiteError) throws(StoreError) -> Bool {
     guard SQLiteStore.isCorruption(error), let path = salvageablePath(state) else { return false }
     // Close the damaged database before its files move (this was the last reference to its
-    // connection): closing, SQLite checkpoints and deletes the -wal by its name, which the
-    // fresh file's would have by then. If the salvage fails, the next use opens it again.
+    // connection). If the salvage fails, the next use opens it again.
     state = .waiting
     // The background checkpoint's connection must be closed too before the files move.
     for _ in 0..<200 where checkpointing.load(ordering: .acquiring) { usleep(10_000) }
-    guard let (rows, aside) = SQLiteStore.salvage(path) else { return false }
-    let fresh = SQLiteStore.connect(path: path, now: nil, patience: 15_000)
-    fresh.notices.insert(
-      "\(path) was damaged (\(error.message)): the \(rows.grouped) row\(rows == 1 ? "" : "s") that could be read "
-        + "\(rows == 1 ? "was" : "were") copied into a fresh file, which Reckon uses from now on, and the damaged "
-        + "one was moved to \(aside)", at: 0)
-    state = .open(fresh)
-    mayHaveNotices.store(true, ordering: .releasing)
-    return true
+    switch SQLiteStore.salvage(path, policy: salvagePolicy) {
+    case .salvaged(let report):
+      let fresh = SQLiteStore.connect(path: path, now: nil, patience: 15_000, salvage: salvagePolicy)
+      fresh.notices.insert(report.notice(path: path, damage: error.message), at: 0)
+      state = .open(fresh)
+      mayHaveNotices.store(true, ordering: .releasing)
+      return true
+    case .replacedElsewhere:
+      return true
+    case .stopped:
+      throw StoreError(SQLiteStore.salvageStopped(path, damage: error.message))
+    case .failed(let why):
+      throw StoreError("\(path) is damaged (\(error.message)), and what can be read could not be copied (\(why))")
+    }
   }
 
   /// Opens the file for writing again, at most once a second; nil while it still cannot be.
@@ -520,7 +583,7 @@ public final class SQLiteStore: Store, Sendable {
     // (The saves at the end are the last chance: no waiting for the second to pass.)
     guard now - lastReopen.load(ordering: .relaxed) >= 1000 || exiting.load(ordering: .relaxed) else { return nil }
     lastReopen.store(now, ordering: .relaxed)
-    let connection = SQLiteStore.connect(path: file, now: nil, patience: 1000)
+    let connection = SQLiteStore.connect(path: file, now: nil, patience: 1000, salvage: salvagePolicy)
     // A file found unsafe now (a link planted since) gives a store in memory: not a file
     // that can be saved to.
     guard connection.cannotSave == nil, connection.path != nil else { return nil }

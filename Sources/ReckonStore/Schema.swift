@@ -104,6 +104,28 @@ enum Schema {
     ],
     formerVersion: grdbVersion)
 
+  /// How many migrations a damaged database has had, for the fresh file a salvage makes,
+  /// which must have a table for each of the damaged file's: told by what the migrations
+  /// made, since the damage may be in `user_version` as well as anywhere in the schema. Any
+  /// sign of v6 (a game results table or index) gives today's; the personality results or
+  /// anagram rounds of v4 and v5 give those; an older `user_version` is taken only when the
+  /// tables say the same; today's otherwise.
+  static func version(of schema: [PageSalvage.SchemaRow], userVersion: Int32?) -> Int32 {
+    let names = Set(schema.flatMap { [$0.name, $0.table] })
+    let sql = { (table: String) in schema.first { $0.type == "table" && $0.name == table }?.sql }
+    if names.contains("gameResult") || schema.isEmpty { return migrator.latest }
+    if names.contains("personality") || names.contains("anagramRound") {
+      return sql("factState")?.holds("\"shown\"") == true ? 5 : 4
+    }
+    guard let userVersion, userVersion >= 1, userVersion <= 3 else { return migrator.latest }
+    let hasDay = sql("answer")?.holds("\"day\"") == true
+    let consistent = names.contains("daily") == (userVersion >= 3) && hasDay == (userVersion >= 2)
+    return consistent ? userVersion : migrator.latest
+  }
+
+  /// The tables v6 merged into `gameResult` (and dropped).
+  static func mergedIntoGameResults(_ table: String) -> Bool { table == "personality" || table == "anagramRound" }
+
   /// How many of the migrations a database written through GRDB had (0 for any other): GRDB
   /// applied them in order, each recording its name in `grdb_migrations`.
   @Sendable static func grdbVersion(_ db: Database) throws(SQLiteError) -> Int32 {

@@ -45,6 +45,13 @@ public final class Database {
   /// The name it was opened with (a path, a `file:` URI or `:memory:`).
   public let name: String
   private var cache: [String: Statement] = [:]
+  /// The progress handler's closure, kept alive while SQLite may call it.
+  private var progress: ProgressHandler?
+
+  final class ProgressHandler {
+    let body: () -> Bool
+    init(_ body: @escaping () -> Bool) { self.body = body }
+  }
 
   /// Opens (or creates) a database. Extended result codes are on.
   public init(_ name: String, flags: OpenFlags = .readWriteCreate) throws(SQLiteError) {
@@ -65,6 +72,29 @@ public final class Database {
   deinit {
     cache.removeAll()  // finalizes them: a connection closes once its statements are gone
     sqlite3_close_v2(handle)
+  }
+
+  // MARK: Progress
+
+  /// Calls `stop` about every `instructions` steps of SQLite's virtual machine while a
+  /// statement runs on this connection; when it returns true, the statement ends at once with
+  /// `SQLITE_INTERRUPT` (and what it had changed is rolled back, as for any failed statement).
+  /// This bounds work SQLite cannot bound itself (a query over a damaged file, say) by a
+  /// clock or a Ctrl-C. Nil removes it. (`sqlite3_progress_handler`.)
+  public func setProgressHandler(every instructions: Int32 = 1000, _ stop: (() -> Bool)?) {
+    guard let stop else {
+      sqlite3_progress_handler(handle, 0, nil, nil)
+      progress = nil
+      return
+    }
+    let box = ProgressHandler(stop)
+    progress = box
+    sqlite3_progress_handler(
+      handle, max(1, instructions),
+      { context in
+        guard let context else { return 0 }
+        return Unmanaged<ProgressHandler>.fromOpaque(context).takeUnretainedValue().body() ? 1 : 0
+      }, Unmanaged.passUnretained(box).toOpaque())
   }
 
   // MARK: Statements
@@ -216,6 +246,22 @@ public final class Database {
     var on: Int32 = 1
     let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
     guard code == SQLITE_OK else { throw SQLiteError.last(handle, code: code) }
+  }
+
+  /// Leaves the WAL as it is when this connection closes: by default the last connection to
+  /// a database checkpoints it into the main file then (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`),
+  /// and a connection that only looks at a file (a damaged one, kept aside as it was) must
+  /// not write into it.
+  public func skipCheckpointOnClose() throws(SQLiteError) {
+    let code = reckon_sqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nil)
+    guard code == SQLITE_OK else { throw SQLiteError.last(handle, code: code) }
+  }
+
+  /// `PRAGMA data_version`: a number that changes when another connection commits a change to
+  /// the main database (never for this connection's own), so that one can tell whether
+  /// anything was written since it last looked.
+  public func dataVersion() throws(SQLiteError) -> Int64 {
+    try value("PRAGMA data_version", as: Int64.self) ?? 0
   }
 
   /// Whether the main database was opened read-only: SQLite opens a file it may not write

@@ -47,9 +47,11 @@ public struct Migrator: Sendable {
     precondition(target >= 0 && target <= latest, "no migration \(target)")
     let found = try version(of: database)
     guard found < target else { return found }
+    try Self.check(found)
     return try database.transaction(.immediate) { () throws(SQLiteError) -> Int32 in
       let version = try self.version(of: database)  // again, now that no one else can write
       guard version < target else { return version }
+      try Self.check(version)
       for migration in migrations[Int(version)..<Int(target)] {
         do throws(SQLiteError) {
           try migration.body(database)
@@ -61,6 +63,15 @@ public struct Migrator: Sendable {
       }
       try database.setUserVersion(target)
       return version
+    }
+  }
+
+  /// A version below 0 was written by no migrator: the header is damaged (it is where
+  /// `user_version` is kept), and is said to be, as SQLite says of a damaged file.
+  static func check(_ version: Int32) throws(SQLiteError) {
+    guard version >= 0 else {
+      throw SQLiteError(
+        code: .corrupt, message: "database disk image is malformed (its version, user_version, is \(version))")
     }
   }
 }

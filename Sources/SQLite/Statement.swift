@@ -11,15 +11,20 @@ public final class Statement {
 
   init(connection: OpaquePointer, sql: String, persistent: Bool) throws(SQLiteError) {
     var handle: OpaquePointer?
-    var tail: UnsafePointer<CChar>?
     let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-    let code = sqlite3_prepare_v3(connection, sql, -1, flags, &handle, &tail)
+    // The tail points into the C string given to SQLite: read it while that string lives
+    // (the one Swift makes for a call lasts only as long as the call).
+    let (code, rest) = sql.withCString { text -> (Int32, String) in
+      var tail: UnsafePointer<CChar>?
+      let code = sqlite3_prepare_v3(connection, text, -1, flags, &handle, &tail)
+      return (code, tail.map { String(cString: $0) } ?? "")
+    }
     guard code == SQLITE_OK else {
       sqlite3_finalize(handle)
       throw SQLiteError.last(connection, code: code, sql: sql)
     }
     // One statement: anything but spaces and semicolons after it would be quietly ignored.
-    if let tail, !String(cString: tail).allSatisfy({ $0 == ";" || $0.isWhitespace }) {
+    if !rest.allSatisfy({ $0 == ";" || $0.isWhitespace }) {
       sqlite3_finalize(handle)
       throw SQLiteError(code: .misuse, message: "more than one statement (use execute for a script)", sql: sql)
     }
@@ -89,6 +94,16 @@ public final class Statement {
     return rows
   }
 
+  /// Gives each row to `body` as it is read, until `body` returns false or the rows end; then
+  /// resets. An error met part-way is thrown after the rows before it were given (so that
+  /// what could be read of a damaged table is not lost with the rest).
+  public func forEachRow(_ body: (Row) throws(SQLiteError) -> Bool) throws(SQLiteError) {
+    defer { sqlite3_reset(handle) }
+    while try step() {
+      guard try body(Row(statement: self)) else { return }
+    }
+  }
+
   /// The first row, made into a value by `row`; nil when there is none.
   public func first<T>(_ row: (Row) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
     defer { sqlite3_reset(handle) }
@@ -117,7 +132,7 @@ public struct Row {
       }
       let index = Int32(column)
       if sqlite3_column_type(statement.handle, index) == SQLITE_NULL {
-        guard let null = T.null else {
+        guard let null = T.readFromNull else {
           throw SQLiteError(
             code: .mismatch, message: "column \(column) (\(statement.columnName(column))) is NULL", sql: statement.sql)
         }

@@ -1,4 +1,5 @@
 import Glibc
+import LineEditor
 import ReckonCore
 import ReckonSession
 import ReckonStore
@@ -57,11 +58,17 @@ enum ReckonCommand {
     // The login name is looked up only when the profile is first needed (a calculation
     // with no database never needs it; without USER it costs a password-database lookup).
     let profile = options.profile
+    let batch = !options.expressions.isEmpty || !options.files.isEmpty || !terminal.interactive
+    // At the prompt Ctrl-C stops the salvage of a damaged database (and leaves it as it
+    // was), from the start; a script keeps the default SIGINT, and a salvage killed half-way
+    // is undone at the next start.
+    if !batch { LineEditor.installInterruptHandler() }
+    let store = SQLiteStore(
+      path: paths.database, salvage: SalvagePolicy(interrupted: { !batch && LineEditor.interruptRequested }))
     var session = Session(
-      clock: SystemClock(), random: systemRandom(), store: SQLiteStore(path: paths.database),
+      clock: SystemClock(), random: systemRandom(), store: store,
       lazyProfile: { profile ?? Profiles.initial(loginName: loginName()) })
     var runner = Runner(terminal: terminal)
-    let batch = !options.expressions.isEmpty || !options.files.isEmpty || !terminal.interactive
     // At the prompt the settings are read now, so that anything the read has to say (a
     // damaged database moved aside) comes first. A script reads them when a line first needs
     // them: `reckon -e 2+2` prints the same whatever they are, and opens no database.

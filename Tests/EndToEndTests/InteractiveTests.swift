@@ -1,4 +1,5 @@
 import Foundation
+import SQLite
 import Testing
 
 /// Drives the real `reckon` binary on a pseudo-terminal.
@@ -105,6 +106,62 @@ import Testing
     try terminal.expect("reckon> ")
     try terminal.send("ans - 10^999999" + Key.enter)
     #expect(Self.lines(try terminal.expect("reckon> ")).contains("1"))
+    try terminal.send(Key.ctrlD)
+    #expect(try terminal.waitForExit() == .exited(0))
+  }
+
+  /// Ctrl-C while a line salvages a damaged database (50,000 answers, a leaf zeroed) stops
+  /// the salvage: the line says so, the damaged file is as it was, nothing of the salvage is
+  /// left, and the next line salvages it.
+  @Test func ctrlCStopsASalvageAndChangesNothing() throws {
+    let home = try Self.makeTemporaryFolder()
+    defer { Self.removeTree(home) }
+    let path = home + "/reckon.sqlite"
+    let made = try ReckonProcess.run(
+      ["--profile", "ada", "-e", "set digits 14"], environment: ["RECKON_HOME": home, "HOME": home])
+    #expect(made.status == 0)
+    let page: Int
+    do {
+      let db = try Database(path)
+      try db.execute(
+        """
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)
+        INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
+          SELECT 'ada', 'drill', (i % 12) || '×' || (i % 11), 'x', i % 2, 900, i, 0 FROM n;
+        PRAGMA wal_checkpoint(TRUNCATE);
+        """)
+      let leaves = try db.all("SELECT pageno FROM dbstat WHERE name = 'answer' AND pagetype = 'leaf' ORDER BY path") {
+        (row) throws(SQLiteError) in try row[0] as Int
+      }
+      page = leaves[leaves.count / 2]
+    }
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    try handle.seek(toOffset: UInt64((page - 1) * 4096))
+    try handle.write(contentsOf: Data(count: 4096))
+    try handle.close()
+    let damaged = FileManager.default.contents(atPath: path)
+
+    let terminal = try Self.startReckon(home: home, environment: ["USER": "ada"], columns: 400)
+    defer { terminal.close() }
+    typealias Key = PseudoTerminal.Key
+    try terminal.send("stats" + Key.enter)
+    // Once the salvage is under way (its fresh file is there), Ctrl-C.
+    let started = Date()
+    while Date().timeIntervalSince(started) < 5,
+      !((try? FileManager.default.contentsOfDirectory(atPath: home)) ?? []).contains(where: { $0.contains(".salvage-") }
+      )
+    {
+      usleep(500)
+    }
+    try terminal.sendWhileWorking(Key.ctrlC)
+    let stopped = try terminal.expect("reckon> ", timeout: 10)
+    #expect(stopped.contains("salvage was stopped (Ctrl-C): nothing"), "\(stopped)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: home)
+    #expect(!names.contains { $0.contains(".salvage-") || $0.contains(".corrupt-") }, "\(names)")
+    #expect(FileManager.default.contents(atPath: path) == damaged)
+    try terminal.send("stats" + Key.enter)
+    let salvaged = try terminal.expect("reckon> ", timeout: 10)
+    #expect(salvaged.contains("Reckon copied what could be read into a fresh file"), "\(salvaged)")
     try terminal.send(Key.ctrlD)
     #expect(try terminal.waitForExit() == .exited(0))
   }

@@ -287,6 +287,145 @@ func milliseconds() -> Int64 {
     #expect(try db.first("SELECT b FROM t WHERE 0") { (row) throws(SQLiteError) in try row[0] as String } == nil)
     #expect(!Database.libraryVersion.isEmpty)
   }
+
+  /// Text with bytes that are not UTF-8, and a blob with a NUL, go in and come out byte for
+  /// byte (a String would have repaired the text).
+  @Test func textBytesAndBlobsAreCopiedByteForByte() throws {
+    let db = try Database.inMemory()
+    try db.execute("CREATE TABLE t (a, b)")
+    let text: [UInt8] = [0x61, 0xFF, 0xC3, 0x00, 0x62]
+    let blob: [UInt8] = [0x00, 0x01, 0xFE]
+    try db.run("INSERT INTO t VALUES (?, ?)", TextBytes(text), Blob(blob))
+    try db.run("INSERT INTO t VALUES (?, ?)", TextBytes([]), Blob([]))
+    #expect(
+      try db.all("SELECT typeof(a), typeof(b), length(CAST(a AS BLOB)), length(b) FROM t") {
+        (row) throws(SQLiteError) in (0..<4).map(row.text).joined(separator: " ")
+      } == ["text blob 5 3", "text blob 0 0"])
+    #expect(try db.value("SELECT a FROM t WHERE rowid = 1") as TextBytes? == TextBytes(text))
+    #expect(try db.value("SELECT b FROM t WHERE rowid = 1") as Blob? == Blob(blob))
+    #expect(try db.value("SELECT hex(a) FROM t WHERE rowid = 1") as String? == "61FFC30062")
+    #expect(try db.value("SELECT b FROM t WHERE rowid = 2") as Blob? == Blob([]))
+    #expect(try db.value("SELECT a FROM t WHERE rowid = 2") as TextBytes? == TextBytes([]))
+  }
+
+  /// A DatabaseValue reads any column as SQLite stores it and binds it back as the same type:
+  /// a row copied through them is the same row.
+  @Test func databaseValuesCopyARowAsItIs() throws {
+    let db = try Database.inMemory()
+    try db.execute(
+      """
+      CREATE TABLE t (a, b, c, d, e); CREATE TABLE u (a, b, c, d, e);
+      INSERT INTO t VALUES (NULL, -9223372036854775808, 2.5, 'é' || char(0) || 'x', x'00ff');
+      """)
+    let row = try #require(
+      try db.first("SELECT * FROM t") { (row) throws(SQLiteError) in
+        try (0..<row.count).map { (column) throws(SQLiteError) -> DatabaseValue in try row[column] }
+      })
+    #expect(
+      row == [
+        .null, .integer(Int64.min), .real(2.5), .text(Array("é".utf8) + [0, UInt8(ascii: "x")]), .blob([0, 255]),
+      ])
+    let insert = try db.prepare("INSERT INTO u VALUES (?, ?, ?, ?, ?)")
+    for (index, value) in row.enumerated() { try insert.bind(value, at: index + 1) }
+    try insert.run()
+    #expect(
+      try db.value(
+        "SELECT count(*) FROM t, u WHERE t.a IS u.a AND t.b IS u.b AND t.c IS u.c AND t.d IS u.d AND t.e IS u.e")
+        as Int? == 1)
+    #expect(
+      try db.value("SELECT typeof(a) || typeof(b) || typeof(c) || typeof(d) || typeof(e) FROM u") as String?
+        == "nullintegerrealtextblob")
+  }
+
+  /// forEachRow gives the rows as they are read, stops when told, and throws an error met
+  /// part-way only after the rows before it were given.
+  @Test func forEachRowGivesWhatWasReadBeforeAnError() throws {
+    let db = try Database.inMemory()
+    try db.execute("CREATE TABLE t (k INTEGER); INSERT INTO t VALUES (1), (2), (3), (0), (5)")
+    // The row with k = 0 cannot be read: abs of the smallest integer fails with an overflow.
+    let statement = try db.prepare(
+      "SELECT k, abs(CASE k WHEN 0 THEN -9223372036854775808 ELSE k END) FROM t ORDER BY rowid")
+    var seen: [Int] = []
+    let error = #expect(throws: SQLiteError.self) {
+      try statement.forEachRow { (row) throws(SQLiteError) -> Bool in
+        seen.append(try row[0])
+        return true
+      }
+    }
+    #expect(error?.message == "integer overflow")
+    #expect(seen == [1, 2, 3])
+    seen = []
+    try statement.forEachRow { (row) throws(SQLiteError) -> Bool in
+      seen.append(try row[0])
+      return seen.count < 2
+    }
+    #expect(seen == [1, 2])
+  }
+
+  /// The progress handler is called while a statement runs, and stops it when it says so:
+  /// the statement fails with SQLITE_INTERRUPT and its changes are undone; the connection
+  /// goes on, and without the handler the same statement runs to its end.
+  @Test func theProgressHandlerStopsAStatement() throws {
+    let db = try Database.inMemory()
+    try db.execute("CREATE TABLE t (k INTEGER)")
+    let calls = Mutex(0)
+    db.setProgressHandler(every: 100) {
+      calls.withLock { count in
+        count += 1
+        return count > 50
+      }
+    }
+    let insert = """
+      INSERT INTO t WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) SELECT i FROM n
+      """
+    let stopped = #expect(throws: SQLiteError.self) { try db.execute(insert) }
+    #expect(stopped?.is(.interrupt) == true)
+    #expect(calls.withLock { $0 } == 51)
+    #expect(try db.value("SELECT count(*) FROM t") as Int? == 0)
+    // A statement short enough runs.
+    calls.withLock { $0 = 0 }
+    try db.run("INSERT INTO t VALUES (1)")
+    #expect(try db.value("SELECT count(*) FROM t") as Int? == 1)
+    db.setProgressHandler(nil)
+    try db.execute("DELETE FROM t; " + insert)
+    #expect(try db.value("SELECT count(*) FROM t") as Int? == 1_000_000)
+    #expect(calls.withLock { $0 } < 51)
+  }
+
+  /// data_version changes when another connection commits, not for the connection's own
+  /// commits; and a connection that skips the checkpoint on close leaves the WAL as it was.
+  @Test func dataVersionAndNoCheckpointOnClose() throws {
+    let folder = Folder()
+    let path = folder.path + "/db.sqlite"
+    let watcher = try Database(path)
+    try watcher.enableWAL()
+    try watcher.execute("CREATE TABLE t (k INTEGER)")
+    let before = try watcher.dataVersion()
+    try watcher.run("INSERT INTO t VALUES (1)")
+    #expect(try watcher.dataVersion() == before)
+    do {
+      let other = try Database(path)
+      try other.run("INSERT INTO t VALUES (2)")
+    }
+    let after = try watcher.dataVersion()
+    #expect(after != before)
+    #expect(try watcher.dataVersion() == after)
+
+    // The watcher is the last connection: closed as it is, it would copy the WAL into the
+    // file; told to skip that, it leaves both files as they were.
+    try watcher.keepWALFilesOnClose()
+    try watcher.skipCheckpointOnClose()
+    let size = { (name: String) -> Int in
+      var info = stat()
+      return stat(name, &info) == 0 ? Int(info.st_size) : -1
+    }
+    let (main, wal) = (size(path), size(path + "-wal"))
+    #expect(wal > 0)
+    _ = consume watcher
+    #expect(size(path) == main)
+    #expect(size(path + "-wal") == wal)
+    #expect(try Database(path, flags: .readOnly).value("SELECT count(*) FROM t") as Int? == 2)
+  }
 }
 
 @Suite struct MigratorTests {
@@ -348,6 +487,19 @@ func milliseconds() -> Int64 {
     #expect(try !db.tableExists("a"))
     #expect(try Self.migrator(runs).migrate(db) == 0)
     #expect(try db.userVersion() == 3)
+  }
+
+  /// A negative user_version (a damaged header) is no version: migrating says the file is
+  /// damaged, as SQLite would, and changes nothing (it used to crash on the negative index).
+  @Test func aNegativeVersionIsDamageNotAMigration() throws {
+    let runs = Runs()
+    let db = try Database.inMemory()
+    try db.setUserVersion(-12345)
+    let error = #expect(throws: SQLiteError.self) { try Self.migrator(runs).migrate(db) }
+    #expect(error?.code == .corrupt)
+    #expect(error?.message == "database disk image is malformed (its version, user_version, is -12345)")
+    #expect(runs.all == [0, 0, 0])
+    #expect(try db.userVersion() == -12345)
   }
 
   /// A database from before user_version was kept: the former bookkeeping says how far it got.
