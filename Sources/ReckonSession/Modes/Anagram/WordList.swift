@@ -45,18 +45,37 @@ public struct WordList: Sendable {
     /// The word's letters in alphabetical order: the same for all its anagrams (a counting
     /// sort of its bytes).
     static func letters(of word: String) -> Key {
-      guard word.utf8.count <= 12, word.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else {
-        return .text(WordList.letters(of: word))
-      }
-      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { counts in
-        counts.initialize(repeating: 0)
-        for byte in word.utf8 { counts[Int(byte - 0x61)] += 1 }
-        var value: UInt64 = 0
-        for letter in 0..<26 {
-          for _ in 0..<counts[letter] { value = value << 5 | UInt64(letter + 1) }
+      guard case .packed(let value) = Key.word(word) else { return .text(WordList.letters(of: word)) }
+      return .packed(sortedLetters(value))
+    }
+
+    /// The letters of a packed word (five bits each, at most 12) in alphabetical order,
+    /// packed the same way: an insertion sort of at most 12 small numbers, with no memory of
+    /// its own (a counting sort over 26 letters took a sixth of loading 3 million words).
+    static func sortedLetters(_ packed: UInt64) -> UInt64 {
+      var letters: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+      var count = 0
+      withUnsafeMutableBytes(of: &letters) { slots in
+        var rest = packed
+        while rest != 0 {
+          let letter = UInt8(rest & 31)
+          rest >>= 5
+          // Insert, keeping slots[0..<count] sorted.
+          var i = count
+          while i > 0 && slots[i - 1] > letter {
+            slots[i] = slots[i - 1]
+            i -= 1
+          }
+          slots[i] = letter
+          count += 1
         }
-        return .packed(value)
       }
+      var value: UInt64 = 0
+      withUnsafeBytes(of: &letters) { slots in
+        for i in 0..<count { value = value << 5 | UInt64(slots[i]) }
+      }
+      return value
     }
 
     /// How many letters: the word's length.
@@ -105,9 +124,18 @@ public struct WordList: Sendable {
     var seenPacked: Set<UInt64> = []
     var seenText: Set<String> = []
 
-    /// Adds a word of a–z; false when the list has it already.
-    mutating func add(_ word: String) -> Bool {
-      switch Key.word(word) {
+    init(expectedWords: Int = 0) {
+      // Room made once for the words (the sets grow as they must: made room for up front,
+      // they overshot and took 30 MB more for 3 million words).
+      words.reserveCapacity(expectedWords)
+      nextAnagram.reserveCapacity(expectedWords)
+    }
+
+    /// Adds a word of a–z (`key`: `Key.word(word)`, if known); false when the list has it
+    /// already.
+    mutating func add(_ word: String, key: Key? = nil) -> Bool {
+      let key = key ?? Key.word(word)
+      switch key {
       case .packed(let value): guard seenPacked.insert(value).inserted else { return false }
       case .text(let text): guard seenText.insert(text).inserted else { return false }
       }
@@ -117,9 +145,9 @@ public struct WordList: Sendable {
         next.append(last)
         last = index
       }
-      switch Key.letters(of: word) {
-      case .packed(let value): chain(&lastAnagram.packed[value, default: -1], &nextAnagram)
-      case .text(let text): chain(&lastAnagram.text[text, default: -1], &nextAnagram)
+      switch key {
+      case .packed(let value): chain(&lastAnagram.packed[Key.sortedLetters(value), default: -1], &nextAnagram)
+      case .text: chain(&lastAnagram.text[WordList.letters(of: word), default: -1], &nextAnagram)
       }
       words.append(word)
       if Tiles.canScramble(word, fixed: 0) { playable[word.utf8.count, default: []].append(index) }
@@ -214,7 +242,9 @@ public struct WordList: Sendable {
     -> (WordList, Report)
   {
     var report = Report()
-    var list = Builder()
+    // Six bytes a word or more (five letters and a line break, in lists of common words):
+    // room for that many, but no more than the most a list may hold could need.
+    var list = Builder(expectedWords: min(lines.knownSize ?? 0, maxFileBytes) / 8)
     // The blocked words as numbers too, which hash on the fast path.
     var blockedPacked: Set<UInt64> = []
     for word in blocked { if case .packed(let value) = Key.word(word) { blockedPacked.insert(value) } }
@@ -231,14 +261,15 @@ public struct WordList: Sendable {
       let slice = bytes[from..<to]
       if slice.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
         let word = String(decoding: slice, as: UTF8.self)
+        let key = Key.word(word)
         let isBlocked: Bool
-        switch Key.word(word) {
+        switch key {
         case .packed(let value): isBlocked = blockedPacked.contains(value)
         case .text: isBlocked = blocked.contains(word)
         }
         if isBlocked {
           report.blocked += 1
-        } else if !list.add(word) {
+        } else if !list.add(word, key: key) {
           report.duplicates += 1
         }
       } else if slice.contains(UInt8(ascii: "'")) || String(decoding: slice, as: UTF8.self).contains("\u{2019}") {
