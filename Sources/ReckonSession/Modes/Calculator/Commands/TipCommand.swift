@@ -11,7 +11,7 @@ struct TipCommand: Command {
       tip 50 18% split 3   …and each person's share, to the cent
       tip 50 18% round     round the total up to a whole unit (and say the %)
       Money is rounded half away from zero to the cent, once: amount + tip =
-      total as shown.
+      total as shown. Amounts go up to 999999999999999.99 (10^15 less a cent).
       With a percentage, the total (or the largest share) becomes ans.
       """, readsSettings: true)
 
@@ -148,7 +148,7 @@ struct SplitCommand: Command {
       split 100 3   two pay 33.33, one pays 33.34: shares add up to the amount
       split 4       splits ans four ways: one number is always the number of
                     people, and the reply starts with ans to say so
-      The largest share becomes ans.
+      The largest share becomes ans. Amounts go up to 999999999999999.99.
       """)
 
   let amount: Rational
