@@ -97,13 +97,13 @@ public struct SessionState: Sendable {
   /// Whether `value` prints the same whatever the settings say (an integer of at most three
   /// digits): `reckon -e 2+2` never opens the database.
   public static func printsWithoutSettings(_ value: Value) -> Bool {
-    if case .exact(let r) = value { return NumberFormatter.settingsFree(r) != nil }
+    if let r = value.exact { return NumberFormatter.settingsFree(r) != nil }
     return false
   }
 
   /// A value as it prints; unless it prints without them, the settings must have been read.
   public func text(of value: Value) -> String {
-    if case .exact(let r) = value, let text = NumberFormatter.settingsFree(r) { return text }
+    if let r = value.exact, let text = NumberFormatter.settingsFree(r) { return text }
     return formatter.format(value)
   }
 

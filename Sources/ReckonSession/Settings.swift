@@ -51,7 +51,7 @@ public struct Settings: Sendable, Hashable {
     let value =
       QuickEvaluator.value(of: text, evaluator: Evaluator())
       ?? (try? Parser.parseExpression(text)).flatMap { try? Evaluator().evaluate($0, in: Environment()) }
-    guard case .exact(let r)? = value, !r.isNegative, r <= 1000 else { return nil }
+    guard let r = value?.exact, !r.isNegative, r <= 1000 else { return nil }
     return r
   }
 }

@@ -128,7 +128,7 @@ import Testing
     }
     let formatter = NumberFormatter(digits: digits)
     let printed = formatter.format(value)
-    guard case .exact(let r) = value else { return (printed, printed, false) }
+    guard let r = value.exact else { return (printed, printed, false) }
     if expected.hasPrefix("=") { return ("= \(r.numerator)/\(r.denominator)", printed, true) }
     return ("≈ " + formatter.formatApproximate(Real.rational(r)), printed, true)
   }

@@ -66,8 +66,11 @@ import Testing
 
   static func describe(_ value: Value) -> String {
     switch value {
-    case .exact(let r): "\(r.numerator)/\(r.denominator)"
-    case .multiple, .approx: "≈\(value.real)"
+    case .quantity(let q):
+      switch q.number {
+      case .exact(let r): "\(r.numerator)/\(r.denominator)"
+      case .multiple, .approx: "≈\(q.number.real)"
+      }
     case .truth(let t): "\(t)"
     }
   }

@@ -5,8 +5,9 @@ import Testing
 /// The formats of `set format`, thousands separators, and the conversions of `to` and `full`.
 /// Expected values were worked out with Python (fractions, decimal, int(…, base)) and mpmath.
 @Suite struct FormatTests {
-  static func value(_ input: String) throws -> Value {
-    try Evaluator().evaluate(Parser.parseExpression(input), in: Environment())
+  /// The plain number `input` evaluates to.
+  static func value(_ input: String) throws -> Number {
+    try #require(try Evaluator().evaluate(Parser.parseExpression(input), in: Environment()).plainNumber)
   }
 
   static func formatter(
@@ -136,7 +137,7 @@ import Testing
     for _ in 0..<2000 {
       let numerator = BigInteger(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &rng))
       let denominator = BigInteger.power(2, Int.random(in: 0...12, using: &rng))
-      let value = Value.exact(Rational(numerator: numerator, denominator: denominator))
+      let value = Number.exact(Rational(numerator: numerator, denominator: denominator))
       for (radix, prefix) in [(16, "0x"), (8, "0o"), (2, "0b")] {
         var formatter = Self.formatter(digits: 100)
         formatter.separators = Bool.random(using: &rng)

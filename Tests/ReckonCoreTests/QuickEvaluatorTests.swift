@@ -21,7 +21,7 @@ import Testing
     return line.withUTF8 { bytes in
       let quick = QuickEvaluator(bytes: bytes)
       guard quick.isPlainArithmetic() else { return nil }
-      return quick.evaluate(in: ExactLane(evaluator: evaluator))
+      return quick.evaluate(in: ExactLane(evaluator: evaluator)).map { .number($0) }
     }
   }
 
@@ -97,7 +97,7 @@ import Testing
     #expect(Self.quick("(3^200 + 1) / (7^100 + 1)", evaluator: interrupted) == nil)
     #expect(Self.quick("2^70 + 1") != nil)
     #expect(Self.quick("2^70 + 1") == Self.full("2^70 + 1"))
-    #expect(Self.quick("1 + 2", evaluator: interrupted) == .exact(3))
+    #expect(Self.quick("1 + 2", evaluator: interrupted) == .rational(3))
   }
 
   /// A line that is not plain arithmetic is found out before any arithmetic is done: a

@@ -117,7 +117,7 @@ import Testing
     #expect(plain(reply).first == "Drill over: 1 right, 0 wrong (100%) in 0:00, 0.0 s a question.")
     #expect(session.prompt == "reckon> ")
     #expect(session.state.environment == before)
-    #expect(session.state.memory == .exact(3))
+    #expect(session.state.memory == .rational(3))
     let doubled = session.handle("price * 2")  // not inside #expect: it mutates the session
     #expect(plain(doubled) == ["25"])
   }

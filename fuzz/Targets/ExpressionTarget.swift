@@ -13,7 +13,7 @@ enum ExpressionTarget {
   static let digitLimit = 2_000
 
   /// Names a line can use: a variable and a previous result, so `x`, `ans` and "* 2" work.
-  static let environment = Environment(variables: ["x": .exact(Rational(7) / Rational(3))], answer: .exact(42))
+  static let environment = Environment(variables: ["x": .rational(Rational(7) / Rational(3))], answer: .rational(42))
 
   @Sendable static func run(_ bytes: [UInt8]) {
     // The session refuses longer lines before they reach the core.
@@ -36,9 +36,9 @@ enum ExpressionTarget {
         let text = formatter.format(value)
         require(!text.isEmpty, "an empty result for \(line.debugDescription)")
         if let conversion { convert(value, conversion, line: line) }
-        guard case .exact(let r) = value, !text.contains("…") else { return }
+        guard let r = value.exact, !text.contains("…") else { return }
         let back = try Evaluator().evaluate(Parser.parseExpression(text), in: Environment())
-        require(back == .exact(r), "\(text) does not read back as the value of \(line.debugDescription)")
+        require(back == .rational(r), "\(text) does not read back as the value of \(line.debugDescription)")
       }
     } catch {
       require(quick == nil, "the quick path answered \(line.debugDescription), which is an error")
@@ -61,11 +61,11 @@ enum ExpressionTarget {
       require(!why.isEmpty, "an empty refusal for \(line.debugDescription)")
     case .text(let text):
       require(!text.isEmpty, "an empty conversion for \(line.debugDescription)")
-      guard case .exact(let r) = value, conversion.target.radix?.prefix != nil || conversion.target == .fraction,
+      guard let r = value.exact, conversion.target.radix?.prefix != nil || conversion.target == .fraction,
         !text.contains("…")
       else { return }
       let back = try? Evaluator().evaluate(Parser.parseExpression(text), in: Environment())
-      require(back == .exact(r), "\(text) does not read back as the value of \(line.debugDescription)")
+      require(back == .rational(r), "\(text) does not read back as the value of \(line.debugDescription)")
     }
   }
 }

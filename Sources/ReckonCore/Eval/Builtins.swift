@@ -12,9 +12,10 @@ public enum Builtins {
   /// Constants by every name they answer to: π, e and τ are kept exactly (as multiples of
   /// π and e), φ is worked out to the digits asked.
   public static let constants: [String: Value] = [
-    "pi": .pi, "π": .pi, "e": .e, "tau": .product(2, Value.Constants(pi: 1)), "τ": .product(2, Value.Constants(pi: 1)),
-    "phi": .approx((Real.rational(.one) + Real.rational(5).root(2)) / Real.rational(2)),
-    "φ": .approx((Real.rational(.one) + Real.rational(5).root(2)) / Real.rational(2)),
+    "pi": .pi, "π": .pi, "e": .e, "tau": .number(.product(2, Number.Constants(pi: 1))),
+    "τ": .number(.product(2, Number.Constants(pi: 1))),
+    "phi": .number(.approx((Real.rational(.one) + Real.rational(5).root(2)) / Real.rational(2))),
+    "φ": .number(.approx((Real.rational(.one) + Real.rational(5).root(2)) / Real.rational(2))),
   ]
 
   /// Constant names as help and completion show them.

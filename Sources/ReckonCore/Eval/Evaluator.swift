@@ -41,7 +41,7 @@ public struct Evaluator: Sendable {
   /// bound (`Real.precisionCap`): printed, it could only be "≈ ?", and as `ans` or a
   /// variable it would be no number at all. (A value known to lie near 0 is an answer.)
   public func knowable(_ value: Value, at span: SourceSpan) throws(Diagnostic) {
-    guard case .approx(let x) = value, x.digits(3) == .unknown else { return }
+    guard case .approx(let x)? = value.quantity?.number, x.digits(3) == .unknown else { return }
     throw Diagnostic(
       "no digit of the result can be worked out: somewhere on the way it loses more precision than Reckon "
         + "works with (about \((x.precisionCap(from: 64) * 3 / 10).grouped) digits)", at: span,
@@ -54,20 +54,20 @@ public struct Evaluator: Sendable {
     switch expr {
     case .number(let r, let span):
       try checkSize(r, at: span)
-      return .exact(r)
+      return .rational(r)
     case .name(let name, let span):
       return try lookUp(name, at: span, in: env)
     case .call(let name, let nameSpan, let arguments, let span):
       return try call(name, nameSpan: nameSpan, arguments: arguments, span: span, in: env)
     case .negate(let inner, let span):
-      return negate(try number(value(of: inner, in: env), at: span))
+      return try negate(value(of: inner, in: env), at: span)
     case .power(let base, let exponent, let span):
       return try power(
         number(value(of: base, in: env), at: span), number(value(of: exponent, in: env), at: span), at: span)
     case .factorial(let inner, let span):
       return try factorial(number(value(of: inner, in: env), at: span), at: span)
     case .percent(let inner, let span):
-      return try divide(number(value(of: inner, in: env), at: span), .exact(100), at: span)
+      return try divide(value(of: inner, in: env), .rational(100), at: span)
     case .chain(let first, let links):
       var left = try value(of: first, in: env)
       var previous = first
@@ -87,26 +87,19 @@ public struct Evaluator: Sendable {
 
   /// `v`, when it is a number; true and false are not.
   func number(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    guard case .truth(let t) = v else { return v }
-    throw Diagnostic(
-      "\(t ? "true" : "false") is not a number: it cannot be calculated with", at: span,
-      hint: "a comparison (a < b) or a test (isprime) gives true or false")
+    _ = try quantity(v, at: span)
+    return v
   }
 
-  /// -1, 0 or 1 as `a` is below, equal to or above `b`: exactly for exact values and
-  /// multiples of π, by working out digits for approximations (an error when they agree to
-  /// every digit that can be worked out).
-  public func compare(_ a: Value, _ b: Value, at span: SourceSpan, equality: Bool = false) throws(Diagnostic) -> Int {
-    if case .exact(let x) = a, case .exact(let y) = b { return x < y ? -1 : x == y ? 0 : 1 }
-    if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d { return x < y ? -1 : x == y ? 0 : 1 }
-    if case .approx(let x) = a, case .approx(let y) = b, x.isSameRecipe(as: y) { return 0 }
-    guard let sign = (a.real - b.real).sign else {
+  /// The quantity `v` is; true and false are not quantities.
+  func quantity(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Quantity {
+    switch v {
+    case .quantity(let q): return q
+    case .truth(let t):
       throw Diagnostic(
-        "cannot tell \(equality ? "whether they are equal" : "which is larger"): they agree to every digit that "
-          + "can be worked out", at: span,
-        hint: "approximations can be told apart only where their digits differ, and never shown to be equal")
+        "\(t ? "true" : "false") is not a number: it cannot be calculated with", at: span,
+        hint: "a comparison (a < b) or a test (isprime) gives true or false")
     }
-    return sign
   }
 
   // MARK: Names
@@ -161,17 +154,22 @@ public struct Evaluator: Sendable {
     return try Functions.apply(name, values, arguments: arguments, nameSpan: nameSpan, evaluator: self)
   }
 
-  // MARK: Operators
+  // MARK: Quantities
+
+  // Each operation on values: true and false are refused, the units are checked and
+  // combined here, once, and the numbers go to the numeric operations (NumberArithmetic).
 
   func apply(_ link: Expr.Link, _ a: Value, _ b: Value, leftExpr: Expr) throws(Diagnostic) -> Value {
     let span = link.operatorSpan
     switch link.op {
     case .add:
-      if link.operand.isPercentage { return try multiply(a, add(.exact(1), b, at: span), at: span) }
+      if link.operand.isPercentage { return try multiply(a, add(.rational(1), b, at: span), at: span) }
       return try add(a, b, at: span)
     case .subtract:
-      if link.operand.isPercentage { return try multiply(a, add(.exact(1), negate(b), at: span), at: span) }
-      return try add(a, negate(b), at: span)
+      if link.operand.isPercentage {
+        return try multiply(a, add(.rational(1), negate(b, at: span), at: span), at: span)
+      }
+      return try add(a, negate(b, at: span), at: span)
     case .multiply, .implicitMultiply:
       return try multiply(a, b, at: span)
     case .of:
@@ -186,240 +184,74 @@ public struct Evaluator: Sendable {
     }
   }
 
-  public func negate(_ v: Value) -> Value {
-    switch v {
-    case .exact(let r): .exact(-r)
-    case .multiple(let r, let c): .multiple(-r, c)
-    case .approx(let x): .approx(-x)
-    case .truth: v
-    }
+  /// -a: the quantity's number negated, its unit kept.
+  public func negate(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    let q = try quantity(v, at: span)
+    return .quantity(Quantity(negate(q.number), q.unit))
   }
 
+  /// a + b, of quantities in the same unit.
   public func add(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    _ = (try number(a, at: span), try number(b, at: span))
-    // 0 + π is π, still exact.
-    if a.isZero { return b }
-    if b.isZero { return a }
-    if case .exact(let x) = a, case .exact(let y) = b {
-      if fits(Rational.sumBitWidthBound(x, y)) { return .exact(x + y) }
-    } else if let (x, c) = a.symbolic, let (y, d) = b.symbolic, c == d {
-      // 2π + 3π is 5π; π − π is 0.
-      if fits(Rational.sumBitWidthBound(x, y)) { return .product(x + y, c) }
-    } else if case .approx(let x) = a, case .approx(let y) = b, x.isNegation(of: y) {
-      // x − x is 0 exactly, though no enclosure of it could show more than "near 0".
-      return .exact(.zero)
-    }
-    return try approximate(a.real + b.real, at: span)
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    let unit = try sameUnit(x, y, at: span)
+    return .quantity(Quantity(try add(x.number, y.number, at: span), unit))
   }
 
   public func multiply(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    _ = (try number(a, at: span), try number(b, at: span))
-    if a.isZero || b.isZero { return .exact(.zero) }  // 0·π is exactly 0
-    if let (x, c) = a.symbolic, let (y, d) = b.symbolic, fits(Rational.productBitWidthBound(x, y)) {
-      return .product(x * y, Value.Constants(pi: c.pi + d.pi, e: c.e + d.e))
-    }
-    return try approximate(a.real * b.real, at: span)
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    return .quantity(Quantity(try multiply(x.number, y.number, at: span), x.unit.multiplied(by: y.unit)))
   }
 
   public func divide(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    _ = (try number(a, at: span), try number(b, at: span))
-    try requireNonZero(b, at: span)
-    if a.isZero { return .exact(.zero) }
-    if let (x, c) = a.symbolic, let (y, d) = b.symbolic, fits(Rational.quotientBitWidthBound(x, y)) {
-      // (3π)/(2π) is 1.5.
-      return .product(x / y, Value.Constants(pi: c.pi - d.pi, e: c.e - d.e))
-    }
-    return try approximate(a.real / b.real, at: span)
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    return .quantity(Quantity(try divide(x.number, y.number, at: span), x.unit.divided(by: y.unit)))
   }
 
-  /// `x mod y`, the floored remainder x − y·⌊x/y⌋.
+  /// `x mod y`, of quantities in the same unit.
   func modulo(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    guard !b.isZero else { throw Diagnostic("division by zero", at: span, hint: "x mod 0 is undefined") }
-    if case .exact(let x) = a, case .exact(let y) = b, fits(x.bitWidth + y.bitWidth) {
-      return .exact(Rational.floorMod(x, y))
-    }
-    try requireNonZero(b, at: span)
-    let quotient = try divide(a, b, at: span)
-    guard let whole = try exactly(quotient, at: span, what: "x mod y", { $0.floor }) else {
-      throw Diagnostic("x mod y: x/y is too large for its whole part to be exact", at: span)
-    }
-    return try add(a, negate(multiply(b, .exact(whole), at: span)), at: span)
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    let unit = try sameUnit(x, y, at: span)
+    return .quantity(Quantity(try modulo(x.number, y.number, at: span), unit))
   }
 
-  /// Refuses a divisor that is 0, or an approximation too close to 0 to tell.
-  func requireNonZero(_ v: Value, at span: SourceSpan) throws(Diagnostic) {
-    if v.isZero { throw Diagnostic("division by zero", at: span) }
-    if case .approx(let x) = v, x.sign == nil {
-      throw Diagnostic(
-        "division by a number that may be zero (it is zero to every digit that can be worked out)", at: span)
-    }
-  }
-
-  /// `round` applied to the exact value of `v`, for an approximation when every enclosure
-  /// of it rounds alike (⌊π⌋ is exactly 3); an error when it lies too close to a boundary.
-  /// nil when the value is too large for its integer part to be exact: rounding it changes
-  /// none of the digits an approximation of it can show.
-  func exactly(
-    _ v: Value, at span: SourceSpan, what: String, _ round: (Rational) -> Rational
-  ) throws(Diagnostic) -> Rational? {
-    if case .exact(let r) = v { return round(r) }
-    switch v.real.exactly(maxBits: min(maxBits, Evaluator.maxRoundingBits), round) {
-    case .value(let r): return r
-    case .tooLarge: return nil
-    case .undecided:
-      throw Diagnostic(
-        "\(what): the value is too close to a whole number (or halfway) to tell which side it is on", at: span)
-    }
-  }
-
+  /// `base ^ exponent`: the exponent a plain number, the unit raised with the number.
   func power(_ base: Value, _ exponent: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    if exponent.isZero { return .exact(.one) }  // x^0 is 1 exactly, even for ≈ x
-    if case .exact(let e) = exponent, let n = e.isInteger ? e.intValue : nil {
-      switch base {
-      case .exact(let b):
-        return try integerPower(b, n, at: span)
-      case .multiple(let r, let c):
-        // (2π)^3 is 8π³, as long as its parts stay within the limits.
-        if n.magnitude <= Value.Constants.maxPower, r.bitWidth * Int(n.magnitude) <= maxBits,
-          case .exact(let rn) = try integerPower(r, n, at: span)
-        {
-          return .product(rn, Value.Constants(pi: c.pi * n, e: c.e * n))
-        }
-        return try approximate(base.real.power(n), at: span)
-      case .approx(let x):
-        if n < 0 { try requireNonZero(base, at: span) }
-        return try approximate(x.power(n), at: span)
-      case .truth:
-        return try number(base, at: span)
-      }
+    let (b, e) = (try quantity(base, at: span), try plain(exponent, at: span))
+    guard !b.unit.isNone else { return .number(try power(b.number, e, at: span)) }
+    guard case .exact(let r) = e, r.isInteger, let n = r.intValue, n.magnitude <= 1000 else {
+      throw Diagnostic("a quantity with a unit can be raised to a whole power only", at: span)
     }
-    if case .exact(let e) = exponent, case .exact(let b) = base {
-      guard e.isInteger else { return try rationalPower(b, e, at: span) }
-      // An integer exponent too large for a machine word: 0, 1 and −1 stay exact, anything
-      // else is far past the digit limit: |b|^e, with the sign of a negative base to an odd power.
-      if b.isZero {
-        if e.isNegative { throw Diagnostic("division by zero: 0 to a negative power", at: span) }
-        return .exact(.zero)
-      }
-      if b.magnitude == .one { return .exact(b.isNegative && e.numerator.isOdd ? -1 : .one) }
-      let magnitude = Real.rational(b.magnitude).power(Real.rational(e))
-      return try approximate(b.isNegative && e.numerator.isOdd ? -magnitude : magnitude, at: span)
-    }
-    // e^x is exp(x).
-    if base == Value.e { return try approximate(exponent.real.exp, at: span) }
-    switch base.sign {
-    case 0?:
-      guard exponent.sign == 1 else { throw Diagnostic("division by zero: 0 to a negative power", at: span) }
-      return .exact(.zero)
-    case .some(-1):
-      throw Diagnostic("not a real number: a negative number to a fractional power", at: span)
-    case 1?:
-      return try approximate(base.real.power(exponent.real), at: span)
-    default:
-      throw Diagnostic("the base is too close to zero to tell its sign", at: span)
-    }
-  }
-
-  /// b^(p/q) for a fraction p/q in lowest terms: exact when b is a perfect q-th power,
-  /// otherwise the real q-th root (of either sign when q is odd) to the power p.
-  func rationalPower(_ b: Rational, _ e: Rational, at span: SourceSpan) throws(Diagnostic) -> Value {
-    if b.isZero {
-      if e.isNegative { throw Diagnostic("division by zero: 0 to a negative power", at: span) }
-      return .exact(.zero)
-    }
-    // An even root of a negative number is not real, however large the denominator.
-    if b.isNegative && !e.denominator.isOdd {
-      throw Diagnostic(
-        "not a real number: an even root of a negative number", at: span,
-        hint: "(-8)^(1/3) works; (-4)^(1/2) has no real value")
-    }
-    if let q = e.denominator.intValue, q < 1_000_000, let root = b.exactRoot(q), let p = e.numerator.intValue {
-      return try integerPower(root, p, at: span)
-    }
-    if let q = e.denominator.intValue, let p = e.numerator.intValue, q < 1 << 30 {
-      return try approximate(Real.rational(b).root(q).power(p), at: span)
-    }
-    // A huge denominator: |b|^e, with the sign of a negative base to an odd-denominator power.
-    let magnitude = Real.rational(b.magnitude).power(Real.rational(e))
-    return try approximate(b.isNegative && e.numerator.isOdd ? -magnitude : magnitude, at: span)
-  }
-
-  /// `b^n` exactly while the result stays within the digit limit, approximated past it.
-  func integerPower(_ b: Rational, _ n: Int, at span: SourceSpan) throws(Diagnostic) -> Value {
-    if b.isZero {
-      if n < 0 { throw Diagnostic("division by zero: 0 to a negative power", at: span) }
-      return .exact(.zero)
-    }
-    if b == .one { return .exact(.one) }
-    if b == -1 { return .exact(n % 2 != 0 ? -1 : .one) }
-    // |b| ≥ 2^(bitWidth−1) (or its reciprocal), so this is a lower bound on the result's size;
-    // then a closer one, so that 10^1000000 is not computed to be refused: the result's width
-    // is above |n|·log2 of the larger of numerator and denominator. (Multiplied out in
-    // floating point: |n| may be near 2^63.)
-    let log2Base: Double =
-      switch b.storage {
-      case .small(let bn, let bd): Glibc.log2(Double(Swift.max(bn.magnitude, bd.magnitude)))
-      case .big: Swift.max(Evaluator.log2(b.numerator), Evaluator.log2(b.denominator))
-      }
-    if Double(b.bitWidth - 1) * Double(n.magnitude) > Double(maxBits)
-      || Double(n.magnitude) * log2Base > Double(maxBits) + 1e-6
-    {
-      return try approximate(Real.rational(b).power(n), at: span)
-    }
-    let result = b.power(n)
-    if result.bitWidth > maxBits { return try approximate(Real.rational(b).power(n), at: span) }
-    return .exact(result)
+    return .quantity(Quantity(try power(b.number, e, at: span), b.unit.power(n)))
   }
 
   func factorial(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    guard case .exact(let r) = v, r.isInteger, !r.isNegative else {
-      throw Diagnostic("factorial needs a whole number ≥ 0", at: span, hint: "n! is 1·2·…·n")
+    .number(try factorial(plain(v, at: span), at: span))
+  }
+
+  /// -1, 0 or 1 as `a` is below, equal to or above `b` (quantities in the same unit).
+  public func compare(_ a: Value, _ b: Value, at span: SourceSpan, equality: Bool = false) throws(Diagnostic) -> Int {
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    _ = try sameUnit(x, y, at: span)
+    return try compare(x.number, y.number, at: span, equality: equality)
+  }
+
+  /// The plain number `v` is: not true or false, and no unit.
+  func plain(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Number {
+    let q = try quantity(v, at: span)
+    guard q.unit.isNone else {
+      throw Diagnostic("a plain number is needed here, not a quantity in \(q.unit)", at: span)
     }
-    // Past the digit limit, n! = Γ(n + 1), approximated.
-    guard let n = r.intValue, Glibc.lgamma(Double(n) + 1) / M_LN10 < Double(digitLimit) else {
-      return try approximate((Real.rational(r) + Real.rational(.one)).gamma, at: span)
+    return q.number
+  }
+
+  /// The unit two quantities share, for adding or comparing them.
+  func sameUnit(_ x: Quantity, _ y: Quantity, at span: SourceSpan) throws(Diagnostic) -> Unit {
+    guard x.unit == y.unit else {
+      throw Diagnostic("cannot combine a quantity in \(x.unit) with one in \(y.unit)", at: span)
     }
-    // One GMP call: at the digit limit (about 205,000!) it takes some 13 ms, too short to be
-    // worth interrupting; Ctrl-C is asked before and after it, with every node.
-    return .exact(Rational(BigInteger.factorial(n)))
+    return x.unit
   }
 
-  // MARK: Limits
-
-  /// log2 |x| from its top bits: good to about 1e-15 relative.
-  static func log2(_ x: BigInteger) -> Double {
-    let (m, e) = x.binaryParts
-    return Glibc.log2(Swift.abs(m)) + Double(e)
-  }
-
-  /// Whether an exact result of this many bits (at most) stays within the digit limit; past
-  /// it the result is approximated instead.
-  func fits(_ bits: Int) -> Bool { bits <= maxBits + 64 }
-
-  /// An approximation, unless it is too large even for MPFR's exponents (about 10^(1.4·10^18)).
-  func approximate(_ x: Real, at span: SourceSpan) throws(Diagnostic) -> Value {
-    if x.overflows {
-      throw Diagnostic(
-        "the result is too large even to approximate (beyond about 10^(1.3e18))", at: span,
-        hint: "exact results may have \(digitLimit.grouped) digits; larger ones are approximated")
-    }
-    if x.underflows {
-      throw Diagnostic(
-        "the result is too small even to approximate (below about 10^(-1.3e18))", at: span,
-        hint: "exact results may have \(digitLimit.grouped) digits; smaller ones are approximated")
-    }
-    return .approx(x)
-  }
-
-  func checkSize(_ r: Rational, at span: SourceSpan) throws(Diagnostic) {
-    if r.bitWidth > maxBits { throw tooLarge(at: span) }
-  }
-
-  func tooLarge(at span: SourceSpan) -> Diagnostic {
-    Diagnostic(
-      "the number would have more than \(digitLimit.grouped) digits", at: span,
-      hint: "Reckon keeps every digit exact, up to \(digitLimit.grouped) digits")
-  }
 }
 
 extension Int {

@@ -7,9 +7,27 @@
 /// The implementations of the built-in functions: exact where the answer is (a rational,
 /// or a rational multiple of π), approximated with MPFR to any precision where it is not.
 enum Functions {
+  /// `name` applied to the values of `arguments`: the place where a function meets values.
+  /// (Every function takes plain numbers for now; the unit-aware ones come with the units.)
   static func apply(
     _ name: String, _ values: [Value], arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
   ) throws(Diagnostic) -> Value {
+    var numbers: [Number] = []
+    for (value, argument) in zip(values, arguments) { numbers.append(try evaluator.plain(value, at: argument.span)) }
+    if name == "isprime" {
+      let n = try integer(numbers[0], name, at: arguments[0].span)
+      guard n.bitWidth <= 10_000 else {
+        throw Diagnostic("isprime works on whole numbers of up to 3,000 digits", at: arguments[0].span)
+      }
+      return .truth(n > 1 && n.isProbablyPrime)
+    }
+    return .number(try apply(name, numbers, arguments: arguments, nameSpan: nameSpan, evaluator: evaluator))
+  }
+
+  /// `name` applied to plain numbers.
+  static func apply(
+    _ name: String, _ values: [Number], arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) -> Number {
     let x = values[0]
     let xSpan = arguments[0].span
     switch name {
@@ -24,7 +42,6 @@ enum Functions {
       case .approx(let a):
         if let sign = a.sign { return sign < 0 ? .approx(-a) : x }
         return .approx(a.absolute)
-      case .truth: return x
       }
     case "round":
       var places = 0
@@ -60,7 +77,7 @@ enum Functions {
       return try evaluator.approximate(x.real.ln, at: nameSpan)
     case "log", "log2":
       try requirePositive(x, name, at: xSpan)
-      var base: Value = .exact(name == "log2" ? 2 : 10)
+      var base: Number = .exact(name == "log2" ? 2 : 10)
       if values.count == 2 {
         base = values[1]
         guard base.sign == 1 && base != .exact(.one) else {
@@ -77,8 +94,8 @@ enum Functions {
     case "exp":
       if x.isZero { return .exact(.one) }
       // e^k stays exact for whole k.
-      if case .exact(let r) = x, let k = r.intValue, k.magnitude <= Value.Constants.maxPower {
-        return .product(.one, Value.Constants(e: k))
+      if case .exact(let r) = x, let k = r.intValue, k.magnitude <= Number.Constants.maxPower {
+        return .product(.one, Number.Constants(e: k))
       }
       return try evaluator.approximate(x.real.exp, at: nameSpan)
     case "sin", "cos", "tan":
@@ -96,7 +113,7 @@ enum Functions {
     case "atan":
       if case .exact(let r) = x {
         if r.isZero { return .exact(.zero) }
-        if r.magnitude == .one { return .product(Rational(r.isNegative ? -1 : 1, 4), Value.Constants(pi: 1)) }
+        if r.magnitude == .one { return .product(Rational(r.isNegative ? -1 : 1, 4), Number.Constants(pi: 1)) }
       }
       return try evaluator.approximate(x.real.atan, at: nameSpan)
     case "atan2":
@@ -192,12 +209,6 @@ enum Functions {
       }
       if name == "idiv" { return .exact(whole) }
       return try evaluator.add(x, evaluator.negate(evaluator.multiply(b, .exact(whole), at: nameSpan)), at: nameSpan)
-    case "isprime":
-      let n = try integer(x, name, at: xSpan)
-      guard n.bitWidth <= 10_000 else {
-        throw Diagnostic("isprime works on whole numbers of up to 3,000 digits", at: xSpan)
-      }
-      return .truth(n > 1 && n.isProbablyPrime)
     default:
       throw Diagnostic("unknown function \(Diagnostic.quoted(name))", at: nameSpan)
     }
@@ -206,7 +217,7 @@ enum Functions {
   // MARK: Whole numbers
 
   /// The value as a whole number, or an error naming the function that needs one.
-  static func integer(_ v: Value, _ name: String, at span: SourceSpan) throws(Diagnostic) -> BigInteger {
+  static func integer(_ v: Number, _ name: String, at span: SourceSpan) throws(Diagnostic) -> BigInteger {
     guard case .exact(let r) = v, r.isInteger else {
       throw Diagnostic("\(name) needs whole numbers", at: span, hint: "for example: \(name)(12, 18)")
     }
@@ -236,8 +247,8 @@ enum Functions {
   /// C(n, k): for any whole n (C(−n, k) = (−1)^k·C(n + k − 1, k)) and k ≥ 0 (0 for k < 0);
   /// exact up to the digit limit, approximated from Γ past it.
   static func binomial(
-    _ x: Value, _ y: Value, arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
-  ) throws(Diagnostic) -> Value {
+    _ x: Number, _ y: Number, arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) -> Number {
     let n = try integer(x, "binom", at: arguments[0].span)
     let kk = try integer(y, "binom", at: arguments[1].span)
     if kk.isNegative { return .exact(.zero) }
@@ -283,8 +294,8 @@ enum Functions {
 
   /// n!/(n−r)! for whole n ≥ r ≥ 0: exact up to the digit limit, approximated past it.
   static func permutations(
-    _ x: Value, _ y: Value, arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
-  ) throws(Diagnostic) -> Value {
+    _ x: Number, _ y: Number, arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) -> Number {
     let n = try integer(x, "nPr", at: arguments[0].span)
     let r = try integer(y, "nPr", at: arguments[1].span)
     guard !r.isNegative, !n.isNegative, r <= n else {
@@ -307,15 +318,15 @@ enum Functions {
 
   /// The n-th root (n = 2 or 3): exact for perfect powers (and for (4π²), 2π), approximated
   /// otherwise. An even root needs x ≥ 0.
-  static func root(_ x: Value, _ n: Int, _ name: String, at span: SourceSpan, evaluator: Evaluator) throws(Diagnostic)
-    -> Value
+  static func root(_ x: Number, _ n: Int, _ name: String, at span: SourceSpan, evaluator: Evaluator) throws(Diagnostic)
+    -> Number
   {
     if n % 2 == 0 && x.isNegative {
       throw Diagnostic(
         "not a real number: the square root of a negative number", at: span, hint: "\(name) needs x ≥ 0")
     }
     if let (r, c) = x.symbolic, c.pi % n == 0, c.e % n == 0, let root = r.exactRoot(n) {
-      return .product(root, Value.Constants(pi: c.pi / n, e: c.e / n))
+      return .product(root, Number.Constants(pi: c.pi / n, e: c.e / n))
     }
     return try evaluator.approximate(x.real.root(n), at: span)
   }
@@ -323,12 +334,12 @@ enum Functions {
   // MARK: Trigonometry
 
   static func trigonometric(
-    _ name: String, _ x: Value, at span: SourceSpan, nameSpan: SourceSpan, evaluator: Evaluator
-  ) throws(Diagnostic) -> Value {
+    _ name: String, _ x: Number, at span: SourceSpan, nameSpan: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) -> Number {
     if x.isZero { return .exact(name == "cos" ? .one : .zero) }
     // A rational multiple of π: exact where the answer is rational (Niven's theorem says
     // these are the only places it is).
-    if case .multiple(let r, let c) = x, c == Value.Constants(pi: 1) {
+    if case .multiple(let r, let c) = x, c == Number.Constants(pi: 1) {
       switch name {
       case "sin": if let s = sineOfMultipleOfPi(r) { return .exact(s) }
       case "cos": if let s = sineOfMultipleOfPi(r + Rational(1, 2)) { return .exact(s) }
@@ -370,34 +381,34 @@ enum Functions {
     }
   }
 
-  static func exactArcsine(_ r: Rational) -> Value? {
+  static func exactArcsine(_ r: Rational) -> Number? {
     switch r {
     case .zero: .exact(.zero)
-    case Rational(1, 2): .product(Rational(1, 6), Value.Constants(pi: 1))
-    case Rational(-1, 2): .product(Rational(-1, 6), Value.Constants(pi: 1))
-    case .one: .product(Rational(1, 2), Value.Constants(pi: 1))
-    case -1: .product(Rational(-1, 2), Value.Constants(pi: 1))
+    case Rational(1, 2): .product(Rational(1, 6), Number.Constants(pi: 1))
+    case Rational(-1, 2): .product(Rational(-1, 6), Number.Constants(pi: 1))
+    case .one: .product(Rational(1, 2), Number.Constants(pi: 1))
+    case -1: .product(Rational(-1, 2), Number.Constants(pi: 1))
     default: nil
     }
   }
 
-  static func exactArccosine(_ r: Rational) -> Value? {
+  static func exactArccosine(_ r: Rational) -> Number? {
     switch r {
     case .one: .exact(.zero)
-    case Rational(1, 2): .product(Rational(1, 3), Value.Constants(pi: 1))
-    case .zero: .product(Rational(1, 2), Value.Constants(pi: 1))
-    case Rational(-1, 2): .product(Rational(2, 3), Value.Constants(pi: 1))
+    case Rational(1, 2): .product(Rational(1, 3), Number.Constants(pi: 1))
+    case .zero: .product(Rational(1, 2), Number.Constants(pi: 1))
+    case Rational(-1, 2): .product(Rational(2, 3), Number.Constants(pi: 1))
     case -1: .pi
     default: nil
     }
   }
 
   /// atan2(y, x): the angle of the point (x, y), exact on the axes and the diagonals.
-  static func arctangent2(_ y: Value, _ x: Value, at span: SourceSpan, evaluator: Evaluator) throws(Diagnostic)
-    -> Value
+  static func arctangent2(_ y: Number, _ x: Number, at span: SourceSpan, evaluator: Evaluator) throws(Diagnostic)
+    -> Number
   {
     if y.isZero && x.isZero { throw Diagnostic("atan2(0, 0) is not defined: the point (0, 0) has no angle", at: span) }
-    let quarter = Value.Constants(pi: 1)
+    let quarter = Number.Constants(pi: 1)
     if y.isZero, let sign = x.sign { return sign > 0 ? .exact(.zero) : .pi }
     if x.isZero, let sign = y.sign { return .product(Rational(Int64(sign), 2), quarter) }
     if case .exact(let a) = y, case .exact(let b) = x, a.magnitude == b.magnitude {
@@ -439,7 +450,7 @@ enum Functions {
   /// square, the way it was done before, passed the digit limit for a wide x and refused
   /// atanh(1 − 10^-999999)), and says so when x is too close to ±1 to tell.
   static func requireWithin(
-    _ x: Value, _ name: String, closed: Bool, at span: SourceSpan, evaluator: Evaluator
+    _ x: Number, _ name: String, closed: Bool, at span: SourceSpan, evaluator: Evaluator
   ) throws(Diagnostic) {
     let only = closed ? "from -1 to 1 only" : "from -1 to 1 only, the ends left out"
     let hint = "\(name)(x) needs \(closed ? "-1 ≤ x ≤ 1" : "-1 < x < 1")"
@@ -458,7 +469,7 @@ enum Functions {
     }
   }
 
-  static func requirePositive(_ v: Value, _ name: String, at span: SourceSpan) throws(Diagnostic) {
+  static func requirePositive(_ v: Number, _ name: String, at span: SourceSpan) throws(Diagnostic) {
     guard v.sign == 1 else {
       throw Diagnostic(
         v.sign == nil

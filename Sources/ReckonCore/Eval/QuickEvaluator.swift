@@ -49,12 +49,12 @@ public struct QuickEvaluator {
         quick.isPlainArithmetic()
       else { return nil }
       // Machine words first (most lines), then the evaluator's own numbers and operations.
-      if let small = quick.evaluate(in: MachineLane()) { return .exact(small.rational) }
+      if let small = quick.evaluate(in: MachineLane()) { return .rational(small.rational) }
       // (An approximation of which no digit is known is the full path's error to give.)
-      guard let value = quick.evaluate(in: ExactLane(evaluator: evaluator)),
-        (try? evaluator.knowable(value, at: SourceSpan(0, 0))) != nil
+      guard let number = quick.evaluate(in: ExactLane(evaluator: evaluator)),
+        (try? evaluator.knowable(.number(number), at: SourceSpan(0, 0))) != nil
       else { return nil }
-      return value
+      return .number(number)
     }
   }
 

@@ -111,7 +111,7 @@ struct MachineLane: QuickLane {
   }
 }
 
-/// The evaluator's own numbers and operations (with their size checks), on operands of at
+/// The evaluator's own numbers and numeric operations (with their size checks), on operands of at
 /// most `QuickEvaluator.maxOperandBits`: anything bigger is the full path's, which stops for
 /// Ctrl-C between steps and says where it stopped.
 struct ExactLane: QuickLane {
@@ -119,30 +119,30 @@ struct ExactLane: QuickLane {
   let evaluator: Evaluator
   static let nowhere = SourceSpan(0, 0)
 
-  func literal(_ digits: Int64, fractionDigits: Int) throws(NotHandled) -> Value {
+  func literal(_ digits: Int64, fractionDigits: Int) throws(NotHandled) -> Number {
     .exact(Lexer.literal(digits, shift: -fractionDigits))
   }
 
-  func add(_ a: Value, _ b: Value) throws(NotHandled) -> Value {
+  func add(_ a: Number, _ b: Number) throws(NotHandled) -> Number {
     try attempt(a, b) { () throws(Diagnostic) in try evaluator.add(a, b, at: Self.nowhere) }
   }
 
-  func subtract(_ a: Value, _ b: Value) throws(NotHandled) -> Value {
+  func subtract(_ a: Number, _ b: Number) throws(NotHandled) -> Number {
     try attempt(a, b) { () throws(Diagnostic) in try evaluator.add(a, evaluator.negate(b), at: Self.nowhere) }
   }
 
-  func multiply(_ a: Value, _ b: Value) throws(NotHandled) -> Value {
+  func multiply(_ a: Number, _ b: Number) throws(NotHandled) -> Number {
     try attempt(a, b) { () throws(Diagnostic) in try evaluator.multiply(a, b, at: Self.nowhere) }
   }
 
-  func divide(_ a: Value, _ b: Value) throws(NotHandled) -> Value {
+  func divide(_ a: Number, _ b: Number) throws(NotHandled) -> Number {
     try attempt(a, b) { () throws(Diagnostic) in try evaluator.divide(a, b, at: Self.nowhere) }
   }
 
-  func negate(_ a: Value) throws(NotHandled) -> Value { evaluator.negate(a) }
+  func negate(_ a: Number) throws(NotHandled) -> Number { evaluator.negate(a) }
 
   /// Whole exponents only, and results within the size the quick path takes on.
-  func power(_ base: Value, _ exponent: Value) throws(NotHandled) -> Value {
+  func power(_ base: Number, _ exponent: Number) throws(NotHandled) -> Number {
     guard case .exact(let b) = base, case .exact(let e) = exponent, let n = e.intValue,
       n.magnitude <= UInt(QuickEvaluator.maxOperandBits),
       b.bitWidth * Int(n.magnitude) <= QuickEvaluator.maxOperandBits
@@ -155,14 +155,14 @@ struct ExactLane: QuickLane {
   /// An evaluator operation on `a` and `b`, when both are small enough; its error is the
   /// full path's to report. Ctrl-C is asked before each one, as the full path asks before
   /// each node; a request hands the line to the full path, which stops at once and says so.
-  func attempt(_ a: Value, _ b: Value, _ operation: () throws(Diagnostic) -> Value) throws(NotHandled) -> Value {
+  func attempt(_ a: Number, _ b: Number, _ operation: () throws(Diagnostic) -> Number) throws(NotHandled) -> Number {
     guard ExactLane.isSmall(a), ExactLane.isSmall(b), !evaluator.interruption.isRequested else {
       throw NotHandled()
     }
     do { return try operation() } catch { throw NotHandled() }
   }
 
-  static func isSmall(_ value: Value) -> Bool {
+  static func isSmall(_ value: Number) -> Bool {
     if case .exact(let r) = value { return r.bitWidth <= QuickEvaluator.maxOperandBits }
     return true
   }

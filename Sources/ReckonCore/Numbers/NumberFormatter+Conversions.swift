@@ -8,6 +8,17 @@ public enum Converted: Sendable, Equatable {
 extension NumberFormatter {
   /// `value` as a line's `to …` asks for it: a fraction, a percentage, or another base.
   public func converted(_ value: Value, to target: Conversion.Target) -> Converted {
+    guard case .quantity(let q) = value else {
+      return .refused("true and false are not numbers: they cannot be converted", hint: nil)
+    }
+    switch converted(q.number, to: target) {
+    case .text(let text): return .text(text + NumberFormatter.suffix(q.unit))
+    case .refused(let why, let hint): return .refused(why, hint: hint)
+    }
+  }
+
+  /// `number` as a line's `to …` asks for it.
+  public func converted(_ value: Number, to target: Conversion.Target) -> Converted {
     switch target {
     case .fraction: return fraction(value)
     case .percent: return .text(percent(value))
@@ -29,7 +40,7 @@ extension NumberFormatter {
   /// there with `…`; approximations with `digits` significant digits of that base, correctly
   /// rounded. With `separators`, the integer part's digits are grouped in fours with `_` (as
   /// the input allows: `0xffff_ffff`).
-  public func inBase(_ value: Value, radix: Int, prefix: String?) -> Converted {
+  public func inBase(_ value: Number, radix: Int, prefix: String?) -> Converted {
     precondition((2...36).contains(radix))
     let body: String
     let negative: Bool
@@ -48,8 +59,6 @@ extension NumberFormatter {
       }
       negative = value.isNegative
       approximate = true
-    case .truth:
-      return .refused("true and false are not numbers: they have no digits in any base", hint: nil)
     }
     let marked = prefix.map { $0 + body } ?? body + " (base \(radix))"
     return .text((approximate ? "≈ " : "") + (negative ? "-" : "") + marked)
@@ -158,7 +167,7 @@ extension NumberFormatter {
   // MARK: Fractions and percentages
 
   /// An exact value as a fraction in lowest terms (`3/4`, `-7/3`; an integer as it is).
-  public func fraction(_ value: Value) -> Converted {
+  public func fraction(_ value: Number) -> Converted {
     switch value {
     case .exact(let r):
       if r.isInteger { return .text(grouped(r.numerator.string())) }
@@ -171,22 +180,18 @@ extension NumberFormatter {
       return .refused(
         "an approximation (≈) has no exact fraction: its value is only known to some digits",
         hint: "round(x, 4) to fraction gives a fraction within 0.00005 of x")
-    case .truth:
-      return .refused("true and false are not numbers: they are no fraction", hint: nil)
     }
   }
 
   /// A value as a percentage: 100 times it, as the formatter writes it, and `%`.
-  public func percent(_ value: Value) -> String {
+  public func percent(_ value: Number) -> String {
     let hundred = Rational(100)
-    let times: Value =
+    let times: Number =
       switch value {
       case .exact(let r): .exact(r * hundred)
-      case .multiple(let r, let c): Value.product(r * hundred, c)
+      case .multiple(let r, let c): Number.product(r * hundred, c)
       case .approx(let x): .approx(x * Real.rational(hundred))
-      case .truth: value
       }
-    guard times.isNumber else { return format(times) }
     return format(times) + "%"
   }
 
@@ -202,6 +207,18 @@ extension NumberFormatter {
   /// An approximation has no full form.
   public func full(_ value: Value) -> Converted {
     switch value {
+    case .truth(let t): return .text(t ? "true" : "false")
+    case .quantity(let q):
+      switch full(q.number) {
+      case .text(let text): return .text(text + NumberFormatter.suffix(q.unit))
+      case .refused(let why, let hint): return .refused(why, hint: hint)
+      }
+    }
+  }
+
+  /// A number in full (see `full(_:)` for a value).
+  public func full(_ value: Number) -> Converted {
+    switch value {
     case .exact(let r):
       if let text = exactDecimal(r) { return .text(grouped(text)) }
       guard case .text(let fraction) = fraction(value) else { return .text(repeatingDecimal(r)) }
@@ -212,8 +229,6 @@ extension NumberFormatter {
       return .refused(
         "an approximation (≈) has no full form: its digits never end, and only some are known",
         hint: "set digits N shows up to 10,000 of them")
-    case .truth(let t):
-      return .text(t ? "true" : "false")
     }
   }
 
@@ -279,7 +294,7 @@ extension NumberFormatter {
 
   /// r·π^a·e^b as it is written, in a form Reckon reads back: `2π`, `π^2/6`, `3/(2π)`, `-e^3`,
   /// `2π·e`.
-  public static func symbolic(_ r: Rational, _ c: Value.Constants) -> String {
+  public static func symbolic(_ r: Rational, _ c: Number.Constants) -> String {
     func power(_ name: String, _ k: Int) -> String? {
       k == 0 ? nil : k.magnitude == 1 ? name : "\(name)^\(k.magnitude)"
     }

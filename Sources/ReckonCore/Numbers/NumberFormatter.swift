@@ -65,13 +65,25 @@ public struct NumberFormatter: Sendable {
     self.digits = digits
   }
 
+  /// A value as Reckon prints it: a quantity's number in the formatter's style, then its
+  /// unit; true or false.
   public func format(_ value: Value) -> String {
     switch value {
-    case .exact(let r): format(r)
-    case .multiple, .approx: grouped(approximate(value.real))
+    case .quantity(let q): format(q.number) + NumberFormatter.suffix(q.unit)
     case .truth(let t): t ? "true" : "false"
     }
   }
+
+  /// A number in the formatter's style.
+  public func format(_ number: Number) -> String {
+    switch number {
+    case .exact(let r): format(r)
+    case .multiple, .approx: grouped(approximate(number.real))
+    }
+  }
+
+  /// What follows a quantity's number: a space and its unit, or nothing for a plain number.
+  static func suffix(_ unit: Unit) -> String { unit.isNone ? "" : " " + unit.description }
 
   /// An exact rational, in the formatter's style.
   public func format(_ r: Rational) -> String {

@@ -24,7 +24,7 @@ struct FactorCommand: Command {
     let value = try Operands.value(tokens, orAnswerFor: "factor", at: offset, in: state)
     let start = tokens.tokens.first.map { $0.kind == .end ? offset : $0.span.start } ?? offset
     span = SourceSpan(start, max(start, tokens.tokens.last?.span.start ?? start))
-    guard case .exact(let r) = value, r.isInteger else {
+    guard let r = value.exact, r.isInteger else {
       throw Diagnostic("factor needs a whole number", at: span, hint: "for example: factor 360")
     }
     n = r.numerator

@@ -16,8 +16,8 @@ struct MemoryChange: Sendable {
 
   func run(adding: Bool, in state: inout SessionState) throws(Diagnostic) -> ModeStep {
     let evaluator = state.evaluator
-    let old = state.memory ?? .exact(.zero)
-    state.memory = try evaluator.add(old, adding ? value : evaluator.negate(value), at: span)
+    let old = state.memory ?? .rational(.zero)
+    state.memory = try evaluator.add(old, adding ? value : evaluator.negate(value, at: span), at: span)
     return .stay(Reply([.note("memory: \(state.textReadingSettings(of: state.memory!))")]))
   }
 }

@@ -42,12 +42,17 @@ enum Operands {
   /// amounts of money need to go) are refused rather than worked out to the cent (`tip
   /// 10^999999` took 9.5 s and printed 11 MB).
   static func exactAmount(_ value: Value, at span: SourceSpan, in state: SessionState) throws(Diagnostic) -> Rational {
-    guard value.isNumber else { throw Diagnostic("the amount must be a number, not true or false", at: span) }
+    guard let quantity = value.quantity else {
+      throw Diagnostic("the amount must be a number, not true or false", at: span)
+    }
+    guard let number = quantity.plainNumber else {
+      throw Diagnostic("the amount must be a plain number, not a quantity in \(quantity.unit)", at: span)
+    }
     let amount: Rational
-    if case .exact(let r) = value {
+    if case .exact(let r) = number {
       amount = r
     } else {
-      switch value.real.exactly(maxBits: Money.limitBits, { $0.rounded(places: 2) }) {
+      switch number.real.exactly(maxBits: Money.limitBits, { $0.rounded(places: 2) }) {
       case .value(let cents): amount = cents
       case .tooLarge: throw tooMuch(at: span)
       case .undecided: throw Diagnostic("the amount is too close to half a cent to round it", at: span)

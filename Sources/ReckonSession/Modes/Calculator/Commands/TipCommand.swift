@@ -106,10 +106,10 @@ struct TipCommand: Command {
       text =
         "tip \(Money.format(cents: tip.tipCents)) (\(effective)%, rounded up)  total \(Money.format(cents: tip.totalCents))"
     }
-    state.environment.answer = .exact(Money.value(cents: tip.totalCents))
+    state.environment.answer = .rational(Money.value(cents: tip.totalCents))
     if let ways {
       let split = Split(totalCents: tip.totalCents, ways: ways)
-      state.environment.answer = .exact(Money.value(cents: split.largestShareCents))
+      state.environment.answer = .rational(Money.value(cents: split.largestShareCents))
       text += "  split \(ways) ways: \(split.description)"
     }
     return .stay(Reply([.result(text)]))
@@ -212,7 +212,7 @@ struct SplitCommand: Command {
 
   func run(in state: inout SessionState) -> ModeStep {
     let split = Split(amount: amount, ways: ways)
-    state.environment.answer = .exact(Money.value(cents: split.largestShareCents))
+    state.environment.answer = .rational(Money.value(cents: split.largestShareCents))
     let people = ways == 1 ? "1 way" : "\(ways) ways"
     let what = (isAnswer ? "ans " : "") + Money.format(cents: split.totalCents)
     return .stay(Reply([.result("\(what) split \(people): \(split.description)")]))

@@ -15,7 +15,7 @@ struct VarsCommand: Command {
     // A million-digit value would swamp the table: show its start and its size (worked out
     // without writing all of its digits: 30 such values took 5.4 s that way).
     func shown(_ value: Value) -> String {
-      if case .exact(let r) = value, r.isInteger, r.numerator.bitWidth > 140 {
+      if let r = value.exact, r.isInteger, r.numerator.bitWidth > 140 {
         let (count, digits) = r.numerator.leadingDigits(30)
         return (r.isNegative ? "-" : "") + digits + "… (\(count.grouped) digits)"
       }

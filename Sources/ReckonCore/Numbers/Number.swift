@@ -1,4 +1,5 @@
-/// A calculator value, as exact as mathematics allows:
+/// A number, as exact as mathematics allows (the number of a `Quantity`, which a `Value`
+/// holds):
 ///
 /// - `exact`: a rational number (`0.3`, `1/3`, `100!`).
 /// - `multiple`: a rational times a power of π and of e (`2π`, `π²/6`, `e³`), still exact:
@@ -6,15 +7,11 @@
 ///   exact where the result is rational (`sin(π)` is 0, `cos(π/3)` is 0.5).
 /// - `approx`: a `Real`, a recipe worked out to as many digits as are asked for, each of them
 ///   certain (printed with `≈`).
-/// - `truth`: true or false, from a comparison.
-public enum Value: Sendable, Hashable {
+public enum Number: Sendable, Hashable {
   case exact(Rational)
-  /// r·π^pi·e^e with r ≠ 0 and the powers not both 0 (`Value.product` keeps it so).
+  /// r·π^pi·e^e with r ≠ 0 and the powers not both 0 (`Number.product` keeps it so).
   case multiple(Rational, Constants)
   case approx(Real)
-  /// The answer to a comparison or a test (`3 < 4`, `isprime(97)`): true or false, which is
-  /// not a number (the evaluator refuses to calculate with it).
-  case truth(Bool)
 
   /// Powers of the two constants Reckon keeps symbolically.
   public struct Constants: Sendable, Hashable {
@@ -35,14 +32,14 @@ public enum Value: Sendable, Hashable {
 
   /// r·π^pi·e^e in its one form: exact when the powers are 0 (or r is 0), approximate when
   /// they are too large to keep.
-  public static func product(_ r: Rational, _ c: Constants) -> Value {
+  public static func product(_ r: Rational, _ c: Constants) -> Number {
     if r.isZero || c.isOne { return .exact(r) }
-    guard c.isSmall else { return .approx(Value.real(r, c)) }
+    guard c.isSmall else { return .approx(Number.real(r, c)) }
     return .multiple(r, c)
   }
 
-  public static let pi = Value.product(.one, Constants(pi: 1))
-  public static let e = Value.product(.one, Constants(e: 1))
+  public static let pi = Number.product(.one, Constants(pi: 1))
+  public static let e = Number.product(.one, Constants(e: 1))
 
   static func real(_ r: Rational, _ c: Constants) -> Real {
     var x = Real.rational(r)
@@ -51,20 +48,13 @@ public enum Value: Sendable, Hashable {
     return x
   }
 
-  /// The value as a recipe for its digits. (Not for a truth: the evaluator has refused it.)
+  /// The number as a recipe for its digits.
   public var real: Real {
     switch self {
     case .exact(let r): Real.rational(r)
-    case .multiple(let r, let c): Value.real(r, c)
+    case .multiple(let r, let c): Number.real(r, c)
     case .approx(let x): x
-    case .truth: preconditionFailure("true and false have no digits")
     }
-  }
-
-  /// Whether this is a number (not true or false).
-  public var isNumber: Bool {
-    if case .truth = self { return false }
-    return true
   }
 
   /// The exact value, if this is a rational.
@@ -80,7 +70,7 @@ public enum Value: Sendable, Hashable {
     switch self {
     case .exact(let r): (r, Constants())
     case .multiple(let r, let c): (r, c)
-    case .approx, .truth: nil
+    case .approx: nil
     }
   }
 
@@ -90,7 +80,6 @@ public enum Value: Sendable, Hashable {
     case .exact(let r): r.isZero ? 0 : r.isNegative ? -1 : 1
     case .multiple(let r, _): r.isNegative ? -1 : 1  // π and e are positive
     case .approx(let x): x.sign
-    case .truth: nil
     }
   }
 
