@@ -21,13 +21,17 @@ let package = Package(
     // GMP and MPFR, Debian's libgmp-dev and libmpfr-dev (scripts/deps), through a small C shim
     // for their macro-only functions.
     .systemLibrary(name: "CGMP", providers: [.apt(["libgmp-dev", "libmpfr-dev"])]),
-    // Pure core: numbers, lexer, parser, evaluator, formatting, money. Imports CGMP only.
-    .target(name: "ReckonCore", dependencies: ["CGMP"], swiftSettings: strictImports + ownSections),
+    // Pure core: numbers, lexer, parser, evaluator, formatting, money, units. Imports CGMP and
+    // the unit table's data (no I/O: bytes embedded in the binary).
+    .target(name: "ReckonCore", dependencies: ["CGMP", "ReckonData"], swiftSettings: strictImports + ownSections),
     // The content built into the binary (the trivia bank, quizzes, word lists, HTML's
-    // character references), embedded with C23's #embed.
+    // character references, the unit table and physical constants), embedded with C23's #embed.
     .target(
       name: "ReckonData",
-      exclude: ["questions.txt", "personality", "words.txt", "blocked-words.txt", "html-entities.txt"]),
+      exclude: [
+        "questions.txt", "personality", "words.txt", "blocked-words.txt", "html-entities.txt", "units.txt",
+        "constants.txt", "UNITS-FORMAT.md",
+      ]),
     // The session state machine and its modes. Imports ReckonCore and the built-in content.
     .target(
       name: "ReckonSession", dependencies: ["ReckonCore", "ReckonData"], swiftSettings: strictImports + ownSections),

@@ -9,7 +9,8 @@ parsing the printed text back), and prints one case per line, tab-separated:
     expression<TAB>error                         (Reckon must refuse it)
 
 The trees cover + - * / ^ mod of, the Unicode operators − × ÷, unary signs, postfix ! and %,
-the percent rules (a + p%, a - p%, p% of a), implicit multiplication, decimal, scientific
+the percent rules (a + p%, a - p%, p% of a; a + p% is a plain sum when a is a percentage
+itself: 10% + 5% is 15%), implicit multiplication, decimal, scientific
 and digit-separated literals, values past 64 bits, negative and fractional exponents, and
 abs floor ceil round min max sqrt log (only where the answer is exact).  Errors are division
 by zero, 0 to a negative power, factorial of a negative or fractional number, and even roots
@@ -124,6 +125,24 @@ def is_percentage(node):
     while node.kind in ("paren", "neg"):
         node = node.children[0]
     return node.kind == "pct"
+
+
+def is_ratio(node):
+    """Whether Reckon's value of `node` is a percentage (a quantity in %), which the a + p%
+    rule leaves alone (10% + 5% is 15%). A p% of a plain number is one; a sum is one when
+    its first term is; a chain of mod too; abs, min and max keep their first argument's unit;
+    every product, power and other function gives a plain number."""
+    while node.kind in ("paren", "neg"):
+        node = node.children[0]
+    if node.kind == "pct":
+        return not is_ratio(node.children[0])
+    if node.kind == "add":
+        return is_ratio(node.children[0])
+    if node.kind == "mul":
+        return is_ratio(node.children[0]) and all(op == "mod" for op in node.ops)
+    if node.kind == "call" and node.name in ("abs", "min", "max"):
+        return is_ratio(node.children[0])
+    return False
 
 
 def starts_juxtaposable(tokens):
@@ -283,8 +302,9 @@ class Generator:
 
         def compute(*vals):
             acc = vals[0]
+            ratio = is_ratio(first)
             for op, operand, v in zip(ops, operands, vals[1:]):
-                if kind == "add" and is_percentage(operand):
+                if kind == "add" and is_percentage(operand) and not ratio:
                     acc = acc * (1 + v) if op == "+" else acc * (1 - v)
                 else:
                     acc = self.binop(op, acc, v)

@@ -41,3 +41,14 @@ static const unsigned char html_entities[] = {
 struct reckon_data_file reckon_data_html_entities(void) {
   return (struct reckon_data_file){html_entities, sizeof(html_entities)};
 }
+
+static const unsigned char units[] = {
+#embed "units.txt"
+};
+
+static const unsigned char constants[] = {
+#embed "constants.txt"
+};
+
+struct reckon_data_file reckon_data_units(void) { return (struct reckon_data_file){units, sizeof(units)}; }
+struct reckon_data_file reckon_data_constants(void) { return (struct reckon_data_file){constants, sizeof(constants)}; }

@@ -49,6 +49,8 @@ public struct SessionState: Sendable {
   var unsaved: [@Sendable (any Store) throws -> Void] = []
   /// Beyond this many, the oldest kept writes are dropped.
   static let maxUnsaved = 10_000
+  /// The variables that hide a unit or a constant and have been said to (once a session).
+  public var announcedHiding: Set<String> = []
   /// Asked during long calculations: the executable makes it Ctrl-C.
   public var interruption = Interruption.never
   /// The most digits a result may have, and an approximation may show (the fuzzer lowers it,

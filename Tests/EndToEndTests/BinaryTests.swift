@@ -168,9 +168,9 @@ import Testing
       ("1+1\n1/0\n3\n", "2\n3\n", "reckon: <stdin>:2:2: error: division by zero\n", 1),
       ("\n\n  4 / 0\n", "", "reckon: <stdin>:3:5: error: division by zero\n", 1),
       (
-        "2 +\nfoo\n1\n", "1\n",
+        "2 +\nqqq\n1\n", "1\n",
         "reckon: <stdin>:1:4: error: expected a number, a name or '(' here, but the line ends\n"
-          + "reckon: <stdin>:2:1: error: unknown name 'foo'\n", 1
+          + "reckon: <stdin>:2:1: error: unknown name 'qqq'\n", 1
       ),
       ("1\nquit\n2\n", "1\n", "", 0),
     ])
@@ -237,13 +237,13 @@ import Testing
   // MARK: stdout and stderr together
 
   @Test func errorsAndResultsKeepTheirOrderInOneStream() throws {
-    let run = try ReckonProcess.run([], input: Data("1\n1/0\n2\nfoo\n3\n".utf8), mergingStderr: true)
+    let run = try ReckonProcess.run([], input: Data("1\n1/0\n2\nqqq\n3\n".utf8), mergingStderr: true)
     #expect(
       run.stdout == """
         1
         reckon: <stdin>:2:2: error: division by zero
         2
-        reckon: <stdin>:4:1: error: unknown name 'foo'
+        reckon: <stdin>:4:1: error: unknown name 'qqq'
         3
 
         """)

@@ -67,11 +67,13 @@ import Testing
   static func describe(_ value: Value) -> String {
     switch value {
     case .quantity(let q):
-      switch q.number {
-      case .exact(let r): "\(r.numerator)/\(r.denominator)"
-      case .multiple, .approx: "≈\(q.number.real)"
+      // A percentage is compared as the number it is (15% is 3/20).
+      let number = (try? Evaluator().plain(value, at: SourceSpan(0, 0))) ?? q.number
+      switch number {
+      case .exact(let r): return "\(r.numerator)/\(r.denominator)"
+      case .multiple, .approx: return "≈\(number.real)"
       }
-    case .truth(let t): "\(t)"
+    case .truth(let t): return "\(t)"
     }
   }
 

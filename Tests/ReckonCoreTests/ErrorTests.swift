@@ -100,7 +100,7 @@ import Testing
     ("2 ^", 4, "expected a number, a name or '(' here, but the line ends"),
     ("", 1, "expected a number, a name or '(' here, but the line ends"),
     ("*", 1, "expected a number, a name or '(' here, found '*'"),
-    ("2 $ 3", 3, "unexpected character '$'"),
+    ("2 @ 3", 3, "unexpected character '@'"),
     ("1 + \u{0}", 5, "unexpected character U+0000"),
     ("1 + \u{7}", 5, "unexpected character U+0007"),
     ("1 + \u{FFFD}", 5, "invalid UTF-8 in the input"),

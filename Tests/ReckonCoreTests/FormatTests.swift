@@ -7,7 +7,7 @@ import Testing
 @Suite struct FormatTests {
   /// The plain number `input` evaluates to.
   static func value(_ input: String) throws -> Number {
-    try #require(try Evaluator().evaluate(Parser.parseExpression(input), in: Environment()).plainNumber)
+    try Evaluator().plain(Evaluator().evaluate(Parser.parseExpression(input), in: Environment()), at: SourceSpan(0, 0))
   }
 
   static func formatter(

@@ -125,7 +125,7 @@ import Testing
     ("set format ", ["auto", "eng", "fixed", "sci"]),
     ("set format f", ["fixed"]),
     ("set separators o", ["off", "on"]),
-    ("help co", ["conversions", "cos", "cosh"]),
+    ("help co", ["constants", "conversions", "cos", "cosh"]),
     ("help fu", ["full", "functions"]),
   ])
   func completes(_ text: String, _ expected: [String]) {

@@ -23,6 +23,10 @@ public struct Evaluator: Sendable {
   /// Asked before each step; a request stops the calculation with an error.
   public var interruption: Interruption
 
+  /// Another unit table than the built-in one (tests); nil: the built-in one, read the first
+  /// time a line needs a unit.
+  public var unitTable: UnitTable?
+
   public init(interruption: Interruption = .never, digitLimit: Int = Evaluator.maxDigits) {
     self.interruption = interruption
     self.digitLimit = digitLimit
@@ -67,7 +71,12 @@ public struct Evaluator: Sendable {
     case .factorial(let inner, let span):
       return try factorial(number(value(of: inner, in: env), at: span), at: span)
     case .percent(let inner, let span):
-      return try divide(value(of: inner, in: env), .rational(100), at: span)
+      // p% is p of the unit percent (15% + 5% is 20%; in a product it is its number, 0.15).
+      let p = try value(of: inner, in: env)
+      guard let number = p.plainNumber, let percent = units.term(named: "%") else {
+        return try divide(p, .rational(100), at: span)
+      }
+      return .quantity(Quantity(number, Unit(percent)))
     case .chain(let first, let links):
       var left = try value(of: first, in: env)
       var previous = first
@@ -115,12 +124,22 @@ public struct Evaluator: Sendable {
     }
     if let value = env.variables[name] { return value }
     if let value = Builtins.constants[name] { return value }
+    if let term = units.term(named: name) { return .quantity(Quantity(.exact(.one), Unit(term))) }
+    if let constant = units.constant(named: name) { return .quantity(constant.value) }
     if let f = Builtins.function(named: name) {
       throw Diagnostic("\(name) is a function", at: span, hint: "call it with parentheses: \(f.usage)")
     }
-    let known = Array(env.variables.keys) + Builtins.constantNames + Builtins.functionNames + ["ans"]
-    let guess = Suggestions.closest(to: name, in: known)
-    throw Diagnostic(
+    throw unknownName(name, at: span, in: env)
+  }
+
+  /// The error for a name that means nothing: with the name it most likely is, and, for two
+  /// units run together (`kmh`), the unit they make (`km/h`).
+  func unknownName(_ name: String, at span: SourceSpan, in env: Environment) -> Diagnostic {
+    var guess = Suggestions.closest(to: name, in: Array(env.variables.keys) + Builtins.constantNames)
+    if guess == nil, !Diagnostic.isLong(name) { guess = units.runTogether(name) }
+    if guess == nil { guess = Suggestions.closest(to: name, in: Builtins.functionNames + ["ans"]) }
+    if guess == nil { guess = Suggestions.closest(to: name, in: units.allNames, maxDistance: 1) }
+    return Diagnostic(
       "unknown name \(Diagnostic.quoted(name))" + (guess.map { "; did you mean '\($0)'?" } ?? ""), at: span,
       hint: "define it first, for example \(Diagnostic.isLong(name) ? "x" : name) = 5")
   }
@@ -130,7 +149,9 @@ public struct Evaluator: Sendable {
   ) throws(Diagnostic) -> Value {
     guard let function = Builtins.function(named: name) else {
       // A variable or constant followed by "(": implicit multiplication, x(2) = x·2.
-      if Environment.answerNames.contains(name) || env.variables[name] != nil || Builtins.constants[name] != nil {
+      if Environment.answerNames.contains(name) || env.variables[name] != nil || Builtins.constants[name] != nil
+        || units.term(named: name) != nil || units.constant(named: name) != nil
+      {
         guard arguments.count == 1 else {
           throw Diagnostic("\(Diagnostic.quoted(name)) is not a function", at: nameSpan, hint: "write * to multiply")
         }
@@ -153,105 +174,6 @@ public struct Evaluator: Sendable {
     for argument in arguments { values.append(try number(value(of: argument, in: env), at: argument.span)) }
     return try Functions.apply(name, values, arguments: arguments, nameSpan: nameSpan, evaluator: self)
   }
-
-  // MARK: Quantities
-
-  // Each operation on values: true and false are refused, the units are checked and
-  // combined here, once, and the numbers go to the numeric operations (NumberArithmetic).
-
-  func apply(_ link: Expr.Link, _ a: Value, _ b: Value, leftExpr: Expr) throws(Diagnostic) -> Value {
-    let span = link.operatorSpan
-    switch link.op {
-    case .add:
-      if link.operand.isPercentage { return try multiply(a, add(.rational(1), b, at: span), at: span) }
-      return try add(a, b, at: span)
-    case .subtract:
-      if link.operand.isPercentage {
-        return try multiply(a, add(.rational(1), negate(b, at: span), at: span), at: span)
-      }
-      return try add(a, negate(b, at: span), at: span)
-    case .multiply, .implicitMultiply:
-      return try multiply(a, b, at: span)
-    case .of:
-      guard leftExpr.isPercentage else {
-        throw Diagnostic("'of' needs a percentage before it", at: span, hint: "for example: 15% of 80")
-      }
-      return try multiply(a, b, at: span)
-    case .divide:
-      return try divide(a, b, at: span)
-    case .modulo:
-      return try modulo(a, b, at: span)
-    }
-  }
-
-  /// -a: the quantity's number negated, its unit kept.
-  public func negate(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    let q = try quantity(v, at: span)
-    return .quantity(Quantity(negate(q.number), q.unit))
-  }
-
-  /// a + b, of quantities in the same unit.
-  public func add(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
-    let unit = try sameUnit(x, y, at: span)
-    return .quantity(Quantity(try add(x.number, y.number, at: span), unit))
-  }
-
-  public func multiply(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
-    return .quantity(Quantity(try multiply(x.number, y.number, at: span), x.unit.multiplied(by: y.unit)))
-  }
-
-  public func divide(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
-    return .quantity(Quantity(try divide(x.number, y.number, at: span), x.unit.divided(by: y.unit)))
-  }
-
-  /// `x mod y`, of quantities in the same unit.
-  func modulo(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
-    let unit = try sameUnit(x, y, at: span)
-    return .quantity(Quantity(try modulo(x.number, y.number, at: span), unit))
-  }
-
-  /// `base ^ exponent`: the exponent a plain number, the unit raised with the number.
-  func power(_ base: Value, _ exponent: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    let (b, e) = (try quantity(base, at: span), try plain(exponent, at: span))
-    guard !b.unit.isNone else { return .number(try power(b.number, e, at: span)) }
-    guard case .exact(let r) = e, r.isInteger, let n = r.intValue, n.magnitude <= 1000 else {
-      throw Diagnostic("a quantity with a unit can be raised to a whole power only", at: span)
-    }
-    return .quantity(Quantity(try power(b.number, e, at: span), b.unit.power(n)))
-  }
-
-  func factorial(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
-    .number(try factorial(plain(v, at: span), at: span))
-  }
-
-  /// -1, 0 or 1 as `a` is below, equal to or above `b` (quantities in the same unit).
-  public func compare(_ a: Value, _ b: Value, at span: SourceSpan, equality: Bool = false) throws(Diagnostic) -> Int {
-    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
-    _ = try sameUnit(x, y, at: span)
-    return try compare(x.number, y.number, at: span, equality: equality)
-  }
-
-  /// The plain number `v` is: not true or false, and no unit.
-  func plain(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Number {
-    let q = try quantity(v, at: span)
-    guard q.unit.isNone else {
-      throw Diagnostic("a plain number is needed here, not a quantity in \(q.unit)", at: span)
-    }
-    return q.number
-  }
-
-  /// The unit two quantities share, for adding or comparing them.
-  func sameUnit(_ x: Quantity, _ y: Quantity, at span: SourceSpan) throws(Diagnostic) -> Unit {
-    guard x.unit == y.unit else {
-      throw Diagnostic("cannot combine a quantity in \(x.unit) with one in \(y.unit)", at: span)
-    }
-    return x.unit
-  }
-
 }
 
 extension Int {

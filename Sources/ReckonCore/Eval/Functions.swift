@@ -12,6 +12,9 @@ enum Functions {
   static func apply(
     _ name: String, _ values: [Value], arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
   ) throws(Diagnostic) -> Value {
+    if let result = try withUnits(name, values, arguments: arguments, nameSpan: nameSpan, evaluator: evaluator) {
+      return result
+    }
     var numbers: [Number] = []
     for (value, argument) in zip(values, arguments) { numbers.append(try evaluator.plain(value, at: argument.span)) }
     if name == "isprime" {
@@ -22,6 +25,52 @@ enum Functions {
       return .truth(n > 1 && n.isProbablyPrime)
     }
     return .number(try apply(name, numbers, arguments: arguments, nameSpan: nameSpan, evaluator: evaluator))
+  }
+
+  /// The functions that keep a quantity's unit, applied to a quantity that has one: roots
+  /// (of units whose powers they divide: √(9 m²) is 3 m), abs and the roundings (in the unit
+  /// the quantity is in), min and max (of quantities of one dimension, in the first's unit).
+  /// Nil for every other case: those take plain numbers (an angle in radians, a ratio as its
+  /// number).
+  static func withUnits(
+    _ name: String, _ values: [Value], arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
+  ) throws(Diagnostic) -> Value? {
+    guard let first = values.first?.quantity, !first.unit.isNone else { return nil }
+    let units = evaluator.units
+    let span = arguments[0].span
+    switch name {
+    case "sqrt", "cbrt":
+      let n = name == "sqrt" ? 2 : 3
+      if units.dimension(of: first.unit).isNone && units.kind(of: first.unit) != "angle" { return nil }
+      return try evaluator.power(values[0], .rational(Rational(1, Int64(n))), at: span)
+    case "abs", "round", "floor", "ceil", "trunc":
+      // A ratio is its number (round(37.5%) is 0); other units are rounded in the unit shown.
+      if units.kind(of: first.unit) == "ratio" && name != "abs" { return nil }
+      if units.scale(of: first.unit) != nil && name == "abs" {
+        throw Diagnostic("a temperature on a scale has no absolute value", at: span, hint: "convert it to K first")
+      }
+      var rest: [Number] = []
+      for (value, argument) in zip(values, arguments).dropFirst() {
+        rest.append(try evaluator.plain(value, at: argument.span))
+      }
+      let number = try apply(
+        name, [first.number] + rest, arguments: arguments, nameSpan: nameSpan, evaluator: evaluator)
+      return .quantity(Quantity(number, first.unit))
+    case "min", "max":
+      var best = first
+      for (value, argument) in zip(values, arguments).dropFirst() {
+        let q = try evaluator.quantity(value, at: argument.span)
+        let other = try evaluator.inUnitOf(first, q, "compare", at: argument.span)
+        let order = try evaluator.compare(
+          other, try evaluator.inUnitOf(first, best, "compare", at: argument.span),
+          at: argument.span)
+        if name == "min" ? order < 0 : order > 0 { best = Quantity(other, first.unit) }
+      }
+      return .quantity(
+        best.unit == first.unit ? best : Quantity(try evaluator.convert(best, to: first.unit, at: span), first.unit))
+    default:
+      return nil
+    }
   }
 
   /// `name` applied to plain numbers.

@@ -1,7 +1,9 @@
 /// "Did you mean …?" for misspelled names.
 public enum Suggestions {
   /// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
-  public static func closest(to name: String, in candidates: [String]) -> String? {
+  /// `maxDistance` caps the edits allowed (a long list, such as every unit's name, is asked
+  /// for near misses only: one edit).
+  public static func closest(to name: String, in candidates: [String], maxDistance: Int = 2) -> String? {
     // A difference of case only is always worth pointing out (SQRT, PI).
     let length = name.count
     let folded = name.lowercased()
@@ -10,7 +12,7 @@ public enum Suggestions {
     }
     // One- and two-letter names are too short to guess at.
     guard length >= 3 else { return nil }
-    let limit = length <= 4 ? 1 : 2
+    let limit = min(length <= 4 ? 1 : 2, maxDistance)
     // The nearest; between equals, the one that shares the longest start with the name
     // (pii: pi, not phi), then the first in order.
     var best: (candidate: String, distance: Int, prefix: Int)?

@@ -25,6 +25,9 @@ extension NumberFormatter {
     case .hex, .oct, .bin, .base:
       let (radix, prefix) = target.radix!
       return inBase(value, radix: radix, prefix: prefix)
+    case .unit:
+      // The evaluator converts to units (Evaluator.converted); a number shows as itself.
+      return .text(format(value))
     }
   }
 

@@ -69,7 +69,7 @@ public struct NumberFormatter: Sendable {
   /// unit; true or false.
   public func format(_ value: Value) -> String {
     switch value {
-    case .quantity(let q): format(q.number) + NumberFormatter.suffix(q.unit)
+    case .quantity(let q): NumberFormatter.withUnit(format(q.number), q.unit)
     case .truth(let t): t ? "true" : "false"
     }
   }
@@ -82,8 +82,33 @@ public struct NumberFormatter: Sendable {
     }
   }
 
-  /// What follows a quantity's number: a space and its unit, or nothing for a plain number.
-  static func suffix(_ unit: Unit) -> String { unit.isNone ? "" : " " + unit.description }
+  /// A quantity's text: its number's, then its unit, before any note on the number
+  /// (`≈ 6.6743e-11 m³/(kg·s²) (only 5 digits can be known)`).
+  static func withUnit(_ number: String, _ unit: Unit) -> String {
+    unit.isNone ? number : withUnit(number, text: unit.description)
+  }
+
+  /// A number's text and a unit written as `text` (`L/100km`), the note on the number last.
+  public static func withUnit(_ number: String, text unitText: String) -> String {
+    let suffix = (attached.contains(unitText) ? "" : " ") + unitText
+    if let open = number.firstIndex(of: "("), open > number.startIndex,
+      number[number.index(before: open)] == " "
+    {
+      return String(number[..<number.index(before: open)]) + suffix + " " + number[open...]
+    }
+    return number + suffix
+  }
+
+  /// What follows a quantity's number: a space and its unit (none before a symbol that sits
+  /// on the number: `50%`, `30°`, `15'`), or nothing for a plain number.
+  static func suffix(_ unit: Unit) -> String {
+    if unit.isNone { return "" }
+    let text = unit.description
+    return (attached.contains(text) ? "" : " ") + text
+  }
+
+  /// Unit symbols written against the number, with no space.
+  public static let attached: Set = ["%", "‰", "°", "'", "\"", "′", "″"]
 
   /// An exact rational, in the formatter's style.
   public func format(_ r: Rational) -> String {
@@ -137,10 +162,25 @@ public struct NumberFormatter: Sendable {
   /// shown, else cut with `…`.
   func automatic(_ r: Rational) -> String {
     if case .small(let n, let d) = r.storage {
-      if let text = NumberFormatter.smallTerminating(n, d) { return fits(text) ? text : shortened(r) }
+      if let text = NumberFormatter.smallTerminating(n, d) {
+        return fits(text) ? NumberFormatter.tinyInScientific(text) : shortened(r)
+      }
       if !NumberFormatter.terminates(UInt64(d)) { return shortened(r) }
     }
-    return fittingDecimal(r) ?? shortened(r)
+    return fittingDecimal(r).map(NumberFormatter.tinyInScientific) ?? shortened(r)
+  }
+
+  /// A terminating decimal with nine zeros or more after its point in scientific notation, as
+  /// a value that does not terminate is (Planck's constant is 6.62607015e-34, not 34 zeros).
+  static func tinyInScientific(_ text: String) -> String {
+    let negative = text.hasPrefix("-")
+    let unsigned = negative ? String(text.dropFirst()) : text
+    guard unsigned.hasPrefix("0.") else { return text }
+    let fraction = unsigned.dropFirst(2)
+    let zeros = fraction.prefix { $0 == "0" }.count
+    guard zeros >= 9, zeros < fraction.count else { return text }
+    return (negative ? "-" : "")
+      + scientific(String(fraction.dropFirst(zeros)), exponent: -(zeros + 1), ellipsis: false)
   }
 
   /// Whether a terminating decimal's text shows no more significant digits than `digits`

@@ -74,4 +74,6 @@ public enum BinaryOperator: Sendable, Hashable {
   case add, subtract, multiply, divide, modulo, of
   /// Multiplication written by juxtaposition: `2pi`, `3(4+5)`.
   case implicitMultiply
+  /// The parts of a mixed quantity, added: `5 ft 11 in`, `1 h 20 min`, `30° 15'`.
+  case mixed
 }

@@ -49,6 +49,10 @@ public struct Lexer {
       index = Int32(numbers.count)
       numbers.append(try number())
       kind = .number
+    } else if Lexer.isSymbolName(c) {
+      // A unit written as one symbol: ' " ‰ $ € £ ¥ (30° 15' 10", 5 €, 3 ‰).
+      position += 1
+      kind = .name
     } else if Lexer.isNameStart(c) {
       while position < scalars.count && Lexer.isNameContinue(scalars[position]) { position += 1 }
       kind = Lexer.keyword(scalars[start..<position]) ?? .name
@@ -56,7 +60,13 @@ public struct Lexer {
       position += 1
       switch c {
       case "+": kind = .plus
-      case "-", "\u{2212}": kind = .minus
+      case "-", "\u{2212}":
+        if c == "-" && position < scalars.count && scalars[position] == ">" {
+          position += 1
+          kind = .arrow
+        } else {
+          kind = .minus
+        }
       case "*", "\u{00D7}", "\u{22C5}", "\u{00B7}":
         if c == "*" && position < scalars.count && scalars[position] == "*" {
           position += 1
@@ -144,6 +154,9 @@ public struct Lexer {
       }
       position += 1
     }
+    // H:MM or H:MM:SS, a time (1:30 h is an hour and a half): the parts after the first are
+    // sixtieths, then three-thousand-six-hundredths, of it.
+    if !seenPoint, digitCount > 0, digitCount <= 18, let time = try clockTime(hours: small) { return time }
     var exponent = 0
     if position < scalars.count, scalars[position] == "e" || scalars[position] == "E" {
       var p = position + 1
@@ -175,6 +188,31 @@ public struct Lexer {
     }
     if digitCount <= 18 { return Lexer.literal(small, shift: exponent - fractionDigits) }
     return Lexer.literal(digits: mantissa, shift: exponent - fractionDigits)
+  }
+
+  /// The rest of a clock time after its first number (`:30`, `:30:15`), taken when two digits
+  /// follow each colon; nil (nothing taken) when no colon and two digits follow.
+  mutating func clockTime(hours: Int64) throws(Diagnostic) -> Rational? {
+    func twoDigits(at i: Int) -> Int? {
+      guard i + 1 < scalars.count, Lexer.isDigit(scalars[i]), Lexer.isDigit(scalars[i + 1]),
+        i + 2 == scalars.count || !Lexer.isNameContinue(scalars[i + 2])
+      else { return nil }
+      return Int(scalars[i].value - 48) * 10 + Int(scalars[i + 1].value - 48)
+    }
+    guard position < scalars.count, scalars[position] == ":", twoDigits(at: position + 1) != nil else { return nil }
+    var value = Rational(Int(hours))
+    var divisor = 60
+    while divisor <= 3600, position < scalars.count, scalars[position] == ":", let part = twoDigits(at: position + 1) {
+      guard part < 60 else {
+        throw Diagnostic(
+          "minutes and seconds in a time go up to 59", at: SourceSpan(position + 1, position + 3),
+          hint: "1:30 is an hour and a half (or a minute and a half: 1:30 min)")
+      }
+      value = value + Rational(Int64(part), Int64(divisor))
+      divisor *= 60
+      position += 3
+    }
+    return value
   }
 
   /// The bases a literal may be written in, by the letter after its `0`.
@@ -302,11 +340,22 @@ public struct Lexer {
       || (c.value > 127 && (c.properties.isWhitespace || c == "\u{FEFF}"))  // a byte-order mark counts as space
   }
 
+  /// Letters (of any script) and `_` start a name, and so does `°` (`°C`, and `°` alone).
   @inline(__always) static func isNameStart(_ c: Unicode.Scalar) -> Bool {
-    c == "_" || (c.value < 128 ? (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") : c.properties.isAlphabetic)
+    c == "_"
+      || (c.value < 128 ? (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") : c == "°" || c.properties.isAlphabetic)
   }
 
   @inline(__always) static func isNameContinue(_ c: Unicode.Scalar) -> Bool { isNameStart(c) || isDigit(c) }
+
+  /// Characters that are a name on their own, never part of a longer one: the arcminute and
+  /// arcsecond (`'` `"`, and the primes `′` `″`), per mille `‰`, and currency symbols.
+  static func isSymbolName(_ c: Unicode.Scalar) -> Bool {
+    switch c {
+    case "'", "\"", "\u{2032}", "\u{2033}", "\u{2030}", "$": return true
+    default: return c.value > 127 && c.properties.generalCategory == .currencySymbol
+    }
+  }
 
   /// A character as an error message shows it: printable ones quoted, others by code point.
   static func describe(_ c: Unicode.Scalar) -> String {

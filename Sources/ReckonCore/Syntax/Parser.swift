@@ -45,13 +45,48 @@ public struct Parser {
 
   public mutating func parseStatement() throws(Diagnostic) -> Statement {
     if peek.kind == .end { return .empty }
-    if isTo(peek) && tokens[index + 1].kind != .equals {
+    conversionAt = Parser.conversionStart(in: list)
+    if let at = conversionAt, at == 0, tokens[1].kind != .equals {
       // "to hex" alone converts the last result ("to = 1" is refused as an assignment).
       let answer = Statement.expression(.name("ans", peek.span), continuesAnswer: true)
       return .converted(answer, try conversion())
     }
     let statement = try plainStatement()
-    return isTo(peek) ? .converted(statement, try conversion()) : statement
+    return startsConversion(peek) ? .converted(statement, try conversion()) : statement
+  }
+
+  /// Where the line's conversion starts: its `to` or `->`, or else the last `in` that has a
+  /// target after it and a value before it (`100 cm in in`: the second; `3 in` has none, and
+  /// is three inches). Nil for a line with none.
+  static func conversionStart(in list: TokenList) -> Int? {
+    let tokens = list.tokens
+    var depth = 0
+    var lastIn: Int?
+    for (i, t) in tokens.enumerated() {
+      switch t.kind {
+      case .leftParen: depth += 1
+      case .rightParen: depth -= 1
+      case .arrow where depth == 0: return i
+      case .name where depth == 0 && list.isName(t, "to"): return i
+      case .name where depth == 0 && list.isName(t, "in") && i > 0:
+        let before = tokens[i - 1].kind
+        let after = tokens[i + 1].kind
+        if [.number, .name, .rightParen, .percent, .bang].contains(before), after == .name || after == .percent {
+          lastIn = i
+        }
+      default: break
+      }
+    }
+    return lastIn
+  }
+
+  /// Where this line's conversion starts, once `parseStatement` has found it.
+  var conversionAt: Int?
+
+  /// Whether `token` (the next one) starts the line's conversion.
+  func startsConversion(_ token: Token) -> Bool {
+    guard let at = conversionAt else { return false }
+    return index == at && (token.kind == .arrow || token.kind == .name)
   }
 
   /// An assignment or an expression, up to the end of the line or a `to`.
@@ -64,13 +99,13 @@ public struct Parser {
         throw Diagnostic("expected a value after '='", at: peek.span, hint: "for example: \(name) = 3*4")
       }
       let value = try expression()
-      if !isTo(peek) { try expectEnd() }
+      if !startsConversion(peek) { try expectEnd() }
       return .assignment(name: name, nameSpan: nameSpan, value: value)
     }
     injectAnswer = startsWithBinaryOperator
     let continues = injectAnswer
     let expr = try expression()
-    if !isTo(peek) { try expectEnd() }
+    if !startsConversion(peek) { try expectEnd() }
     return .expression(expr, continuesAnswer: continues)
   }
 
@@ -89,19 +124,30 @@ public struct Parser {
   /// Whether `token` is the word `to`, which starts a conversion at the end of a line.
   func isTo(_ token: Token) -> Bool { list.isName(token, "to") }
 
-  /// `"to" ( "hex" | "oct" | "bin" | "base" count | "fraction" | "percent" )`, ending the line.
+  /// `("to" | "in" | "->") ( "hex" | "oct" | "bin" | "base" count | "fraction" | "percent" | units )`,
+  /// ending the line.
   mutating func conversion() throws(Diagnostic) -> Conversion {
-    let to = advance().span
-    let usage = "to hex, to oct, to bin, to base N (2 to 36), to fraction or to percent"
+    let keyword = advance()
+    let to = keyword.span
+    let word0 = list.text(of: keyword)
+    let usage = "to km, to km/h, to ft in, to hex, to base N (2 to 36), to fraction, to percent"
     let word = peek
+    if word.kind == .percent, tokens[index + 1].kind == .end {
+      // "to %": the ratio unit.
+      index += 1
+      return Conversion(.unit(.name("%", word.span), text: "%"), at: to.union(word.span))
+    }
     guard let name = list.name(of: word) else {
       if word.kind == .end {
-        throw Diagnostic("'to' needs what to convert to, but the line ends", at: word.span, hint: usage)
+        throw Diagnostic("'\(word0)' needs what to convert to, but the line ends", at: word.span, hint: usage)
       }
+      if word.kind == .leftParen { return try unitConversion(from: to) }
       throw Diagnostic("expected what to convert to, found \(list.describe(word))", at: word.span, hint: usage)
     }
-    index += 1
     let target: Conversion.Target
+    let formats: Set = ["hex", "oct", "bin", "fraction", "percent", "base"]
+    guard formats.contains(name) else { return try unitConversion(from: to) }
+    index += 1
     switch name {
     case "hex": target = .hex
     case "oct": target = .oct
@@ -118,8 +164,7 @@ public struct Parser {
       index += 1
       target = .base(radix)
     default:
-      let guess = Suggestions.closest(to: name, in: Conversion.Target.words).map { "; did you mean '\($0)'?" } ?? ""
-      throw Diagnostic("unknown conversion '\(name)'\(guess)", at: word.span, hint: usage)
+      preconditionFailure("a format word")
     }
     let span = to.union(tokens[index - 1].span)
     if peek.kind != .end {
@@ -128,6 +173,20 @@ public struct Parser {
         hint: "one conversion a line, for example: 255 to hex")
     }
     return Conversion(target, at: span)
+  }
+
+  /// A unit target: the rest of the line, an expression of units (`km/h`, `L/100km`), or
+  /// several units side by side for a mixed result (`ft in`).
+  mutating func unitConversion(from to: SourceSpan) throws(Diagnostic) -> Conversion {
+    let start = peek.span.start
+    let saved = conversionAt
+    conversionAt = nil
+    defer { conversionAt = saved }
+    let target = try expression()
+    try expectEnd()
+    let span = SourceSpan(start, tokens[index - 1].span.end)
+    let text = list.text(of: span)
+    return Conversion(.unit(target, text: text), at: to.union(span))
   }
 
   /// The error for a `to` that does not end the line's expression.
@@ -241,7 +300,21 @@ public struct Parser {
     return .chain(first, [Expr.Link(.of, span, rest)])
   }
 
+  /// Juxtaposed factors (`2pi`, `5 km`), and a mixed quantity: number-and-unit groups side
+  /// by side, added (`5 ft 11 in`, `1 h 20 min`, `30° 15' 10"`).
   mutating func implicit() throws(Diagnostic) -> Expr {
+    let first = try juxtaposed()
+    var parts: [Expr.Link] = []
+    while Parser.isNumberAndUnit(parts.last?.operand ?? first), peek.kind == .number,
+      tokens[index + 1].kind == .name, !startsConversion(tokens[index + 1]), !isTo(tokens[index + 1])
+    {
+      let at = SourceSpan(peek.span.start, peek.span.start)
+      parts.append(Expr.Link(.mixed, at, try juxtaposed()))
+    }
+    return parts.isEmpty ? first : .chain(first, parts)
+  }
+
+  mutating func juxtaposed() throws(Diagnostic) -> Expr {
     let first = try unary()
     var links: [Expr.Link] = []
     while startsJuxtaposedFactor {
@@ -251,10 +324,19 @@ public struct Parser {
     return links.isEmpty ? first : .chain(first, links)
   }
 
+  /// A number followed by names only (`5 ft`, `20 min`, `30°`): one part of a mixed quantity.
+  static func isNumberAndUnit(_ expr: Expr) -> Bool {
+    guard case .chain(let first, let links) = expr, case .number = first else { return false }
+    return links.allSatisfy {
+      guard $0.op == .implicitMultiply, case .name = $0.operand else { return false }
+      return true
+    }
+  }
+
   var startsJuxtaposedFactor: Bool {
     switch peek.kind {
     case .leftParen: true
-    case .name: !isTo(peek)
+    case .name: !isTo(peek) && !startsConversion(peek)
     default: false
     }
   }

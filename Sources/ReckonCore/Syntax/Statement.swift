@@ -23,6 +23,10 @@ public struct Conversion: Sendable, Hashable {
     case fraction
     /// `to percent`: 100 times the value, and `%`.
     case percent
+    /// `to km`, `to km/h`, `in °F`, `-> L/100km`: a unit (an expression of units, which may
+    /// hold a number: `L/100km`), or several of one dimension for a mixed result (`to ft in`,
+    /// `to h min s`); `text` is the target as written.
+    case unit(Expr, text: String)
 
     /// The words after `to`, for help, completion and suggestions.
     public static let words = ["hex", "oct", "bin", "base", "fraction", "percent"]
@@ -34,7 +38,7 @@ public struct Conversion: Sendable, Hashable {
       case .oct: (8, "0o")
       case .bin: (2, "0b")
       case .base(let n): (n, nil)
-      case .fraction, .percent: nil
+      case .fraction, .percent, .unit: nil
       }
     }
   }

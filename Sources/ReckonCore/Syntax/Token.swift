@@ -12,6 +12,8 @@ public struct Token: Sendable, Hashable {
     case leftParen, rightParen, comma, equals
     /// Comparisons: `<`, `<=` (`≤`), `>`, `>=` (`≥`), `==`, `!=` (`≠`).
     case less, lessOrEqual, greater, greaterOrEqual, equalEqual, notEqual
+    /// `->`, which converts like `to` (`5 km -> mi`).
+    case arrow
     case end
   }
 

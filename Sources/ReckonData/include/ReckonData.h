@@ -26,4 +26,9 @@ struct reckon_data_file reckon_data_blocked_words(void);
 /// line, `NAME<TAB>HEX[ HEX]` or `#DECIMAL<TAB>[HEX]`, sorted by their bytes, after a comment.
 struct reckon_data_file reckon_data_html_entities(void);
 
+/// The unit table (units.txt: dimensions, prefixes and units) and the physical constants
+/// (constants.txt), in the format of UNITS-FORMAT.md.
+struct reckon_data_file reckon_data_units(void);
+struct reckon_data_file reckon_data_constants(void);
+
 #endif

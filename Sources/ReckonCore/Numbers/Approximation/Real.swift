@@ -105,6 +105,14 @@ public final class Real: Sendable, Hashable, CustomStringConvertible {
   // MARK: Making
 
   public static func rational(_ r: Rational) -> Real { make(.rational(r)) }
+
+  /// A number known only to lie between `lo` and `hi` (a measured constant: its last digit
+  /// give or take half a unit), kept at `fixedPrecision` bits: no digit past what the two
+  /// ends share is ever shown as known.
+  static func between(_ lo: Rational, _ hi: Rational) -> Real {
+    let p = fixedPrecision
+    return make(.fixed(Interval(Interval.exactly(lo, p).lo, Interval.exactly(hi, p).hi)))
+  }
   public static let pi = make(.pi)
   public static let e = make(.e)
 

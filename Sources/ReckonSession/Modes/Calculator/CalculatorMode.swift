@@ -74,15 +74,18 @@ public struct CalculatorMode: Sendable {
     case .empty:
       return Reply()
     case .expression(let expr, _):
-      let value = try state.evaluator.evaluate(expr, in: state.environment)
-      let text = try CalculatorMode.text(of: value, conversion, in: &state)
+      let (value, text) = try CalculatorMode.shown(
+        state.evaluator.evaluate(expr, in: state.environment), conversion, in: &state)
       return answer(value, text: text, in: &state)
     case .assignment(let name, let span, let expr):
       try CalculatorMode.checkAssignable(name, at: span)
-      let value = try state.evaluator.evaluate(expr, in: state.environment)
-      let text = try CalculatorMode.text(of: value, conversion, in: &state)
+      let (value, text) = try CalculatorMode.shown(
+        state.evaluator.evaluate(expr, in: state.environment), conversion, in: &state)
+      let hides = CalculatorMode.hiddenName(name, in: state)
       state.environment.variables[name] = value
-      return answer(value, text: text, in: &state)
+      var reply = answer(value, text: text, in: &state)
+      if let hides, state.announcedHiding.insert(name).inserted { reply.outputs.append(.note(hides)) }
+      return reply
     case .converted(let inner, let conversion):
       return try run(inner, conversion: conversion, in: &state)
     }
@@ -95,17 +98,45 @@ public struct CalculatorMode: Sendable {
     return Reply([.result(text ?? state.textReadingSettings(of: value))])
   }
 
-  /// The text of `value` converted as `conversion` asks (as it prints without one); an error
-  /// under the conversion when it has no such form (`pi to fraction`).
-  static func text(of value: Value, _ conversion: Conversion?, in state: inout SessionState) throws(Diagnostic)
-    -> String
+  /// The value a line shows, and its text, converted as `conversion` asks: to units (the
+  /// value becomes the quantity in them: `5 mi to km` is 8.04672 km, and that is ans; a mixed
+  /// result keeps the value as it was), or to a format (the value stays as it is); an error
+  /// under the conversion when the value has no such form (`pi to fraction`, `5 kg to m`).
+  static func shown(_ value: Value, _ conversion: Conversion?, in state: inout SessionState) throws(Diagnostic)
+    -> (Value, String)
   {
-    guard let conversion else { return state.textReadingSettings(of: value) }
+    guard let conversion else { return (value, state.textReadingSettings(of: value)) }
     state.readSettings()
+    if case .unit(let target, let written) = conversion.target {
+      switch try state.evaluator.converted(value, to: target, text: written) {
+      case .quantity(let q, let unitText):
+        return (.quantity(q), ReckonCore.NumberFormatter.withUnit(state.formatter.format(q.number), text: unitText))
+      case .mixed(let parts):
+        let text = parts.map { state.formatter.format(.quantity($0)) }.joined(separator: " ")
+        return (value, text)
+      }
+    }
     switch state.formatter.converted(value, to: conversion.target) {
-    case .text(let text): return text
+    case .text(let text): return (value, text)
     case .refused(let why, let hint): throw Diagnostic(why, at: conversion.span, hint: hint)
     }
+  }
+
+  /// What a new variable hides, said once a session: a variable comes first, so `m = 5`
+  /// makes `m` 5 until `reset`, and the unit is still there under its other names.
+  static func hiddenName(_ name: String, in state: SessionState) -> String? {
+    guard state.environment.variables[name] == nil else { return nil }
+    let units = state.evaluator.units
+    if let term = units.term(named: name) {
+      let entry = units.units[Int(term.unit)]
+      let others = entry.names.filter { $0 != name }.prefix(2)
+      let other = term.prefix == 0 && !others.isEmpty ? " (still " + others.joined(separator: " or ") + ")" : ""
+      return "\(name) is your variable now, and hides the unit \(units.symbol(of: term))\(other) until reset"
+    }
+    if let constant = units.constant(named: name) {
+      return "\(name) is your variable now, and hides the constant \(constant.symbol) (\(constant.summary)) until reset"
+    }
+    return nil
   }
 
   /// Refuses names that already mean something else.

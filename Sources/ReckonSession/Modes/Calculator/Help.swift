@@ -3,7 +3,9 @@ import ReckonCore
 /// The text of `help` and `help TOPIC`.
 public enum Help {
   /// Topics beyond command and function names.
-  public static let topics = ["functions", "operators", "percent", "numbers", "conversions", "keys", "variables"]
+  public static let topics = [
+    "functions", "operators", "percent", "numbers", "conversions", "units", "constants", "keys", "variables",
+  ]
 
   /// Help for a topic, a command or a function; the overview when `topic` is nil.
   public static func text(for topic: String?) -> [String] {
@@ -11,10 +13,18 @@ public enum Help {
     if let command = Commands.named(topic) { return [command.help.text] }
     if let f = Builtins.function(named: topic) { return ["\(f.usage)\n  \(f.summary)"] }
     switch topic {
-    case "pi", "π", "e", "constants":
-      return [
-        "Constants: pi (also π) ≈ 3.141592654 and e ≈ 2.718281828.\nResults that use them are approximations (≈)."
-      ]
+    case "pi", "π":
+      return ["pi (also π) ≈ 3.141592654, kept exact: sin(pi) is 0, (3pi)/(2pi) is 1.5."]
+    case "e":
+      return ["e ≈ 2.718281828, Euler's number, kept exact: ln(e^3) is 3. (The elementary charge is q_e.)"]
+    case "tau", "τ":
+      return ["tau (also τ) is 2π ≈ 6.283185307, kept exact."]
+    case "phi", "φ":
+      return ["phi (also φ) is the golden ratio (1 + √5)/2 ≈ 1.618033989."]
+    case "constants":
+      return [constants]
+    case "units", "dimensions", "temperature", "currency", "currencies", "angles":
+      return [units]
     case "mod", "%", "of", "operators":
       return [operators]
     case "ans", "_", "memory": return [variables]
@@ -29,6 +39,23 @@ public enum Help {
     case "keys": return [keys]
     case "variables": return [variables]
     default:
+      let table = UnitTable.standard
+      if let constant = table.constant(named: topic) {
+        let value = ReckonCore.NumberFormatter(digits: 12).format(.quantity(constant.value))
+        return [
+          "\(constant.names.joined(separator: ", ")): \(constant.summary)\n  = \(value)"
+            + (constant.isExact ? ", exact" : ", measured") + " (\(constant.source))"
+        ]
+      }
+      if let term = table.term(named: topic) {
+        let entry = table.units[Int(term.unit)]
+        let prefix = term.prefix == 0 ? "" : " with the prefix \(table.prefixes[Int(term.prefix) - 1].names.last!)"
+        return [
+          "\(table.symbol(of: term)): \(entry.names.joined(separator: ", "))\(prefix)\n  "
+            + UnitsCommand.definition(of: entry, in: table, evaluator: Evaluator(), factor: table.factor(of: term))
+            + " (\(entry.source))"
+        ]
+      }
       let all = Commands.all.map { $0.help.name } + Builtins.functionNames + topics
       let suggestion = Suggestions.closest(to: topic, in: all).map { " Did you mean '\($0)'?" } ?? ""
       return ["No help on '\(topic)'.\(suggestion) Topics: \(topics.joined(separator: ", ")), or any command."]
@@ -52,19 +79,61 @@ public enum Help {
       Commands:
       \(commands.joined(separator: "\n"))
 
-      More: help functions, operators, percent, numbers, conversions, variables, keys
+      More: help functions, operators, percent, numbers, conversions, units,
+      constants, variables, keys
       """
   }
 
   static let percent = """
-    Percent:
-      15%          is 0.15
-      200 + 15%    is 200·1.15 = 230   (adding a percentage raises by it)
-      80 - 25%     is 80·0.75 = 60     (subtracting one lowers by it)
-      15% of 80    is 12
-      200 * 15%    is 30
-    The + and - rule applies when the right-hand side is itself a percentage (p%).
-    "p% of x" is one factor: 10 / 50% of 80 is 10/40; 20% of 50% of 80 is 8.
+    Percent is a unit: 15% is fifteen hundredths.
+      15%          15%
+      10% + 5%     15%                 (percentages add as they are)
+      200 + 15%    200·1.15 = 230      (added to anything else, raises it by p%)
+      80 - 25%     80·0.75 = 60        (subtracted, lowers it)
+      15% of 80    12
+      200 * 15%    30                  (in a product, a percentage is its number)
+      0.155 to %   15.5%
+      5 % of 2 kg  0.1 kg
+    The + and - rule applies when the right-hand side is itself a percentage (p%)
+    and the left is not. "p% of x" is one factor: 10 / 50% of 80 is 10/40.
+    Also ‰ (per mille), ppm, ppb.
+    """
+
+  static var constants: String {
+    let table = UnitTable.standard
+    let width = min(table.constants.map { $0.symbol.count }.max() ?? 0, 10)
+    let lines = table.constants.map { c in
+      let line = "  " + c.symbol.padding(width) + "  " + c.summary + (c.isExact ? "" : " (measured)")
+      return line.count <= 78 ? line : String(line.prefix(77)) + "…"
+    }
+    return """
+      Constants: pi (also π), e (Euler's number), tau (τ = 2π), phi (φ, the golden
+      ratio), and physical constants with their units: exact where the SI fixes
+      them, CODATA 2018 values otherwise (shown only to the digits measured).
+      \(lines.joined(separator: "\n"))
+      help NAME says more about one (help c). A variable of the same name hides a
+      constant until reset, and Reckon says so.
+      """
+  }
+
+  static let units = """
+    Numbers may have units: 5 km, 65 mph, 2 GiB, 98.6 °F, 30°, 1 cup.
+      60 km / 45 min      80 km/h               units carry through arithmetic
+      (3 m)^2             9 m²
+      6 ft + 3 in to cm   190.5 cm              to (also in, ->) converts
+      5 ft 11 in          a mixed quantity      (also 1h 20min, 30° 15' 10")
+      1.8 m to ft in      5 ft 10.86614173… in  a mixed result
+      5000 s to h min s   1 h 23 min 20 s
+      30 mpg to L/100km   7.840486111… L/100km  the reciprocal, when it is one
+      sin(30°)            0.5                   plain numbers stay radians
+      atan(1) to deg      45°
+    Exact where the definition is: an inch is 2.54 cm, a pound 0.45359237 kg.
+    Temperatures on a scale are points: 20 °C to °F is 68 °F; 20 °C - 15 °C
+    is 5 Δ°C; 20 °C + 5 K is 25 °C; two temperatures cannot be added.
+    Adding or comparing needs one dimension: 3 m + 2 s is an error.
+    Prefixes: k M G … m µ (or u) n …, and Ki Mi Gi for bytes and bits (kB ≠ KiB).
+    units lists the dimensions; units length the units of one. A variable you
+    define hides a unit of the same name (m = 5), and Reckon says so.
     """
 
   static let operators = """

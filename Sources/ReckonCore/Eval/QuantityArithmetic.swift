@@ -1,0 +1,305 @@
+/// The evaluator's operations on values: true and false are refused, dimensions are checked
+/// and units combined here, once, and the numbers go to the numeric operations
+/// (`NumberArithmetic`).
+///
+/// The rules, as ARCHITECTURE.md and `help units` give them:
+/// - `+`, `-`, `mod` and comparisons need one dimension on both sides; the result is in the
+///   left side's unit (`6 ft + 3 in` is 6.25 ft). A plain number and an angle or a ratio add
+///   (both have no dimension): the result is in the left side's unit.
+/// - `×` and `÷` combine units; units of one dimension met in a product are made one (the
+///   later converted into the earlier: `3 m * 2 km` is 6000 m²), and a ratio (`%`, `ppm`) in a
+///   product is its number (`200 * 15%` is 30). What cancels out entirely is a plain number.
+/// - Temperatures on a scale (`°C`, `°F`) are points: a point plus or minus a difference
+///   (`K`, `Δ°C`) is a point, a point minus a point is a difference, two points cannot be
+///   added.
+extension Evaluator {
+  func apply(_ link: Expr.Link, _ a: Value, _ b: Value, leftExpr: Expr) throws(Diagnostic) -> Value {
+    let span = link.operatorSpan
+    switch link.op {
+    case .add, .subtract:
+      // a ± p%: a·(1 ± p), unless a is a percentage itself (10% + 5% is 15%).
+      if link.operand.isPercentage, !isRatio(a) {
+        let one = Value.rational(1)
+        let change = link.op == .add ? try add(one, b, at: span) : try subtract(one, b, at: span)
+        return try multiply(a, change, at: span)
+      }
+      return link.op == .add ? try add(a, b, at: span) : try subtract(a, b, at: span)
+    case .multiply, .implicitMultiply:
+      return try multiply(a, b, at: span)
+    case .mixed:
+      // 5 ft 11 in: the parts of one quantity, in its first part's unit.
+      let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+      guard units.dimension(of: x.unit) == units.dimension(of: y.unit), !x.unit.isNone, !y.unit.isNone else {
+        throw Diagnostic(
+          "the parts of a mixed quantity must be of one dimension: \(units.describe(x.unit)), then "
+            + "\(units.describe(y.unit))", at: link.operand.span, hint: "for example: 5 ft 11 in, 1 h 20 min")
+      }
+      return try add(a, b, at: span)
+    case .of:
+      guard leftExpr.isPercentage else {
+        throw Diagnostic("'of' needs a percentage before it", at: span, hint: "for example: 15% of 80")
+      }
+      return try multiply(a, b, at: span)
+    case .divide:
+      return try divide(a, b, at: span)
+    case .modulo:
+      return try modulo(a, b, at: span)
+    }
+  }
+
+  /// Whether `v` is a quantity in a ratio unit (`%`, `‰`, `ppm`).
+  func isRatio(_ v: Value) -> Bool {
+    guard let q = v.quantity, !q.unit.isNone else { return false }
+    return units.kind(of: q.unit) == "ratio"
+  }
+
+  /// -a: the number negated, the unit kept. (A temperature on a scale has no negative: -20 °C
+  /// is the point 20 degrees below 0 °C, written so.)
+  public func negate(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    let q = try quantity(v, at: span)
+    return .quantity(Quantity(negate(q.number), q.unit))
+  }
+
+  public func add(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    try sum(a, b, subtracting: false, at: span)
+  }
+
+  public func subtract(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    try sum(a, b, subtracting: true, at: span)
+  }
+
+  /// a + b or a − b: one dimension, the result in a's unit.
+  func sum(_ a: Value, _ b: Value, subtracting: Bool, at span: SourceSpan) throws(Diagnostic) -> Value {
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    func combine(_ p: Number, _ q: Number) throws(Diagnostic) -> Number {
+      subtracting ? try add(p, negate(q), at: span) : try add(p, q, at: span)
+    }
+    if x.unit == y.unit && units.scale(of: x.unit) == nil {
+      return .quantity(Quantity(try combine(x.number, y.number), x.unit))
+    }
+    let (dx, dy) = (units.dimension(of: x.unit), units.dimension(of: y.unit))
+    guard dx == dy else {
+      throw Diagnostic(
+        "cannot \(subtracting ? "subtract" : "add") \(units.describe(y.unit)) \(subtracting ? "from" : "and") "
+          + "\(units.describe(x.unit))", at: span,
+        hint: "only quantities of one dimension add: convert one of them, or check the units")
+    }
+    try sameCurrency(x, y, at: span)
+    switch (units.scale(of: x.unit), units.scale(of: y.unit)) {
+    case (let left?, let right?):
+      guard subtracting else {
+        throw Diagnostic(
+          "cannot add two temperatures on a scale (\(left.symbol) and \(right.symbol)): a temperature is a point",
+          at: span, hint: "add a difference instead (20 °C + 5 K, or 5 Δ°C), or subtract two temperatures")
+      }
+      // A point minus a point: the difference, in the left scale's degrees.
+      let difference = try add(
+        multiply(add(x.number, .exact(left.offset!), at: span), left.factor, at: span),
+        negate(multiply(add(y.number, .exact(right.offset!), at: span), right.factor, at: span)), at: span)
+      let degrees = differenceUnit(of: left)
+      return .quantity(Quantity(try divide(difference, factor(of: degrees, at: span), at: span), degrees))
+    case (let left?, nil):
+      // A point and a difference: the difference in the scale's degrees.
+      let degrees = try divide(
+        multiply(y.number, factor(of: y.unit, at: span), at: span), left.factor, at: span)
+      return .quantity(Quantity(try combine(x.number, degrees), x.unit))
+    case (nil, let right?):
+      guard !subtracting else {
+        throw Diagnostic(
+          "cannot subtract a temperature on a scale (\(right.symbol)) from a difference", at: span,
+          hint: "subtract the difference from the temperature instead")
+      }
+      let degrees = try divide(
+        multiply(x.number, factor(of: x.unit, at: span), at: span), right.factor, at: span)
+      return .quantity(Quantity(try add(degrees, y.number, at: span), y.unit))
+    case (nil, nil):
+      return .quantity(Quantity(try combine(x.number, convert(y, to: x.unit, at: span)), x.unit))
+    }
+  }
+
+  /// The unit a difference of two temperatures on `scale` is given in: the scale's own
+  /// difference unit (`Δ°C`, `Δ°F`) when the table has one of its size, else kelvins.
+  func differenceUnit(of scale: UnitTable.Entry) -> Unit {
+    let temperature = scale.dimension
+    if let index = units.units.firstIndex(where: {
+      !$0.isAffine && $0.dimension == temperature && $0.factor == scale.factor && $0.symbol.hasPrefix("Δ")
+    }) {
+      return Unit(Unit.Term(unit: UInt16(index), prefix: 0, power: 1))
+    }
+    let kelvin = units.units.firstIndex { !$0.isAffine && $0.dimension == temperature && $0.factor == .exact(.one) }
+    return kelvin.map { Unit(Unit.Term(unit: UInt16($0), prefix: 0, power: 1)) } ?? .none
+  }
+
+  /// Two amounts of money in different currencies have no rate here yet.
+  func sameCurrency(_ x: Quantity, _ y: Quantity, at span: SourceSpan) throws(Diagnostic) {
+    guard let a = units.currency(in: x.unit), let b = units.currency(in: y.unit), a.symbol != b.symbol else { return }
+    throw Diagnostic(
+      "no rate from \(b.symbol) to \(a.symbol): amounts in different currencies cannot be combined yet", at: span)
+  }
+
+  public func multiply(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    let number = try multiply(x.number, y.number, at: span)
+    if x.unit.isNone && y.unit.isNone { return .number(number) }
+    try noScale(x, y, "multiply", at: span)
+    guard let unit = x.unit.multiplied(by: y.unit) else { throw tooManyUnits(at: span) }
+    return .quantity(try simplified(Quantity(number, unit), at: span))
+  }
+
+  public func divide(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    let number = try divide(x.number, y.number, at: span)
+    if x.unit.isNone && y.unit.isNone { return .number(number) }
+    try noScale(x, y, "divide", at: span)
+    guard let unit = x.unit.divided(by: y.unit) else { throw tooManyUnits(at: span) }
+    return .quantity(try perHour(simplified(Quantity(number, unit), at: span), at: span))
+  }
+
+  /// A speed in kilometres, miles or nautical miles per any time is shown per hour, as such
+  /// speeds are given (`60 km / 45 min` is 80 km/h; 60 mi / 45 min is 80 mph, and knots).
+  func perHour(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Quantity {
+    let terms = q.unit.termList
+    guard terms.count == 2, terms[0].power == 1, terms[1].power == -1 else { return q }
+    let length = units.symbol(of: terms[0])
+    let time = units.units[Int(terms[1].unit)]
+    guard let timeIndex = Dimension.baseNames.firstIndex(of: "time"), time.dimension == .base(timeIndex),
+      units.symbol(of: terms[1]) != "h"
+    else { return q }
+    let target: String
+    switch length {
+    case "km": target = "km/h"
+    case "mi": target = "mph"
+    case "nmi": target = "kn"
+    default: return q
+    }
+    guard let unit = try? unitTarget(Parser.parseExpression(target)).unit else { return q }
+    return Quantity(try convert(q, to: unit, at: span), unit)
+  }
+
+  /// A temperature on a scale is a point, which has no product (20 °C is not twice 10 °C).
+  func noScale(_ x: Quantity, _ y: Quantity, _ verb: String, at span: SourceSpan) throws(Diagnostic) {
+    for q in [x, y] where units.scale(of: q.unit) != nil && !(x.unit.isNone || y.unit.isNone) {
+      throw Diagnostic(
+        "cannot \(verb) a temperature on a scale (\(q.unit.text(in: units))) by another quantity", at: span,
+        hint: "convert it to K first: (20 °C to K)")
+    }
+  }
+
+  func tooManyUnits(at span: SourceSpan) -> Diagnostic {
+    Diagnostic("too many units in one quantity (at most \(Unit.capacity), each to a power up to 60)", at: span)
+  }
+
+  /// A product's unit made simple: terms of one dimension made one (the later converted into
+  /// the earlier's unit), ratios folded into the number, and what cancels dropped.
+  func simplified(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Quantity {
+    var number = q.number
+    var unit = q.unit
+    var changed = true
+    while changed {
+      changed = false
+      let terms = unit.termList
+      search: for i in terms.indices {
+        let ei = units.units[Int(terms[i].unit)]
+        if ei.kind == "ratio" {
+          // 15% in a product is 0.15.
+          let f = try power(units.factor(of: terms[i]), .exact(Rational(Int(terms[i].power))), at: span)
+          number = try multiply(number, f, at: span)
+          unit = unit.divided(by: Unit(terms[i])) ?? unit
+          changed = true
+          break search
+        }
+        for j in terms.indices where j > i {
+          let ej = units.units[Int(terms[j].unit)]
+          guard ei.kind == ej.kind, ei.dimension == ej.dimension, !ei.isCurrency, !ej.isCurrency, !ei.isAffine,
+            !ej.isAffine
+          else { continue }
+          // terms[j]^p as terms[i]^p: times (f_j / f_i)^p.
+          let ratio = try divide(units.factor(of: terms[j]), units.factor(of: terms[i]), at: span)
+          number = try multiply(number, power(ratio, .exact(Rational(Int(terms[j].power))), at: span), at: span)
+          var moved = terms[i]
+          moved.power = terms[j].power
+          var removed = terms[j]
+          removed.power = -terms[j].power
+          guard let merged = unit.multiplied(by: Unit(removed))?.multiplied(by: Unit(moved)) else {
+            throw tooManyUnits(at: span)
+          }
+          unit = merged
+          changed = true
+          break search
+        }
+      }
+    }
+    return Quantity(number, unit)
+  }
+
+  /// `x mod y`: one dimension, in x's unit.
+  func modulo(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    let other = try inUnitOf(x, y, "take the remainder of", at: span)
+    return .quantity(Quantity(try modulo(x.number, other, at: span), x.unit))
+  }
+
+  /// y's number in x's unit, for an operation that needs both in one dimension.
+  func inUnitOf(_ x: Quantity, _ y: Quantity, _ verb: String, at span: SourceSpan) throws(Diagnostic) -> Number {
+    if x.unit == y.unit { return y.number }
+    guard units.dimension(of: x.unit) == units.dimension(of: y.unit) else {
+      throw Diagnostic(
+        "cannot \(verb) \(units.describe(x.unit)) and \(units.describe(y.unit))", at: span,
+        hint: "both sides need one dimension")
+    }
+    try sameCurrency(x, y, at: span)
+    return try convert(y, to: x.unit, at: span)
+  }
+
+  /// `base ^ exponent`: the exponent a plain number; a unit to a whole power, or to a fraction
+  /// whose denominator divides every power of the unit (`(9 m²)^(1/2)` is 3 m).
+  func power(_ base: Value, _ exponent: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    let (b, e) = (try quantity(base, at: span), try plain(exponent, at: span))
+    guard !b.unit.isNone else { return .number(try power(b.number, e, at: span)) }
+    // A ratio in a power is its number, as in a product: (10%)^2 is 0.01.
+    if units.kind(of: b.unit) == "ratio" { return .number(try power(plain(base, at: span), e, at: span)) }
+    if units.scale(of: b.unit) != nil {
+      throw Diagnostic(
+        "a temperature on a scale has no powers", at: span, hint: "convert it to K first: (20 °C to K)^2")
+    }
+    guard case .exact(let r) = e, let p = r.numerator.intValue, let q = r.denominator.intValue,
+      p.magnitude <= 60, q <= 60, b.unit.termList.allSatisfy({ Int($0.power) * p % q == 0 })
+    else {
+      throw Diagnostic(
+        "a quantity with a unit can be raised only to a whole power, or to a fraction that leaves whole powers of "
+          + "its units", at: span, hint: "(3 m)^2 is 9 m²; (9 m^2)^(1/2) is 3 m")
+    }
+    var unit = Unit.none
+    for term in b.unit.termList {
+      var t = term
+      t.power = Int8(Int(term.power) * p / q)
+      guard let product = unit.multiplied(by: Unit(t)) else { throw tooManyUnits(at: span) }
+      unit = product
+    }
+    return .quantity(Quantity(try power(b.number, e, at: span), unit))
+  }
+
+  func factorial(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
+    .number(try factorial(plain(v, at: span), at: span))
+  }
+
+  /// -1, 0 or 1 as `a` is below, equal to or above `b` (one dimension; b in a's unit).
+  public func compare(_ a: Value, _ b: Value, at span: SourceSpan, equality: Bool = false) throws(Diagnostic) -> Int {
+    let (x, y) = (try quantity(a, at: span), try quantity(b, at: span))
+    let other = try inUnitOf(x, y, "compare", at: span)
+    return try compare(x.number, other, at: span, equality: equality)
+  }
+
+  /// The plain number `v` is: not true or false, and of no dimension (an angle in radians, a
+  /// ratio as its number: 30° is π/6, 15% is 0.15, 3 km/m is 3000).
+  public func plain(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Number {
+    let q = try quantity(v, at: span)
+    if q.unit.isNone { return q.number }
+    guard units.dimension(of: q.unit).isNone, units.currency(in: q.unit) == nil else {
+      throw Diagnostic(
+        "a plain number is needed here, not \(units.describe(q.unit))", at: span,
+        hint: "divide by a unit to get its number: (5 km) / m is 5000")
+    }
+    return try multiply(q.number, factor(of: q.unit, at: span), at: span)
+  }
+}

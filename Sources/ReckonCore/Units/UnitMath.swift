@@ -1,0 +1,91 @@
+/// What the table knows about a whole unit (a product of its terms): its dimension, its kind,
+/// its factor to the base units, and how a quantity goes from one unit to another.
+extension UnitTable {
+  /// The unit's dimension.
+  public func dimension(of unit: Unit) -> Dimension {
+    var result = Dimension.none
+    for i in 0..<Int(unit.count) {
+      let term = unit[i]
+      // A unit holds at most six terms of powers up to 60: within Int8 after checks made
+      // when it was built; a product past them was refused there.
+      if let d = units[Int(term.unit)].dimension.power(Int(term.power)), let product = result.times(d) {
+        result = product
+      }
+    }
+    return result
+  }
+
+  /// The dimensionless kind the unit is made of (`angle`, `ratio`), if it is one kind's
+  /// units alone.
+  public func kind(of unit: Unit) -> String? {
+    var kind: String?
+    for i in 0..<Int(unit.count) {
+      guard let k = units[Int(unit[i].unit)].kind, kind == nil || kind == k else { return nil }
+      kind = k
+    }
+    return kind
+  }
+
+  /// The temperature scale a unit is, when it is one alone (`°C`, `°F`): a point on it.
+  public func scale(of unit: Unit) -> Entry? {
+    guard unit.count == 1, unit[0].power == 1, unit[0].prefix == 0 else { return nil }
+    let entry = units[Int(unit[0].unit)]
+    return entry.isAffine ? entry : nil
+  }
+
+  /// The currency a unit is, when it holds one (`EUR`, `EUR/kg`).
+  public func currency(in unit: Unit) -> Entry? {
+    for i in 0..<Int(unit.count) where units[Int(unit[i].unit)].isCurrency { return units[Int(unit[i].unit)] }
+    return nil
+  }
+
+  /// How the unit reads in a message: `a length (m)`, `a speed (km/h)`, `a quantity in kg·m`.
+  public func describe(_ unit: Unit) -> String {
+    if unit.isNone { return "a plain number" }
+    let symbol = unit.text(in: self)
+    if let scale = scale(of: unit) { return "a temperature on the \(scale.symbol) scale (\(symbol))" }
+    if let name = name(of: dimension(of: unit), kind: kind(of: unit)) {
+      return Wording.article(name) + " (\(symbol))"
+    }
+    return "a quantity in \(symbol)"
+  }
+}
+
+/// An English article for a noun: `a length`, `an amount`.
+enum Wording {
+  static func article(_ noun: String) -> String {
+    guard let first = noun.unicodeScalars.first else { return noun }
+    return ("aeiou".unicodeScalars.contains(first) ? "an " : "a ") + noun
+  }
+}
+
+extension Evaluator {
+  /// The unit table this evaluator reads units from (the built-in one, read on first use).
+  public var units: UnitTable { unitTable ?? .standard }
+
+  /// One of `unit` in the base units: the product of its terms' factors to their powers. A
+  /// temperature scale's factor is the size of its degree.
+  func factor(of unit: Unit, at span: SourceSpan) throws(Diagnostic) -> Number {
+    var result = Number.exact(.one)
+    for i in 0..<Int(unit.count) {
+      let term = unit[i]
+      let f = units.factor(of: term)
+      result = try multiply(result, power(f, .exact(Rational(Int(term.power))), at: span), at: span)
+    }
+    return result
+  }
+
+  /// `q`'s number in `target` units (of the same dimension): through the base units, a
+  /// temperature scale's zero taken into account (20 °C is 293.15 K, is 68 °F).
+  func convert(_ q: Quantity, to target: Unit, at span: SourceSpan) throws(Diagnostic) -> Number {
+    if q.unit == target { return q.number }
+    var base = try multiply(q.number, factor(of: q.unit, at: span), at: span)
+    if let scale = units.scale(of: q.unit) {
+      base = try multiply(add(q.number, .exact(scale.offset!), at: span), scale.factor, at: span)
+    }
+    if let scale = units.scale(of: target) {
+      return try add(divide(base, scale.factor, at: span), .exact(-scale.offset!), at: span)
+    }
+    return try divide(base, factor(of: target, at: span), at: span)
+  }
+}
