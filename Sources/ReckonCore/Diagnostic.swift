@@ -6,12 +6,18 @@ public struct Diagnostic: Error, Sendable, Hashable {
   /// Lines that explain the error further (each problem of a file that was refused), shown
   /// after it, on the same stream.
   public var details: [String]
+  /// Other places the error is about, marked with carets too (the right side of
+  /// `3 m + 2 s`, whose left side is `span`).
+  public var also: [SourceSpan]
 
-  public init(_ message: String, at span: SourceSpan, hint: String? = nil, details: [String] = []) {
+  public init(
+    _ message: String, at span: SourceSpan, hint: String? = nil, details: [String] = [], also: [SourceSpan] = []
+  ) {
     self.message = message
     self.span = span
     self.hint = hint
     self.details = details
+    self.also = also
   }
 
   /// A name or word from the input as a message quotes it: `'x2'`, and one of more than 40
@@ -35,8 +41,14 @@ public struct Diagnostic: Error, Sendable, Hashable {
   /// A caret line to print under the input: spaces, then `^` under the span (at least one).
   /// `indent` is the width of whatever precedes the input on screen (the prompt).
   public func caretLine(indent: Int = 0) -> String {
-    String(repeating: " ", count: indent + span.start)
-      + String(repeating: "^", count: max(1, min(span.end - span.start, 80)))
+    var line = ""
+    var column = 0
+    for place in ([span] + also).sorted(by: { $0.start < $1.start }) where indent + place.start >= column {
+      let width = max(1, min(place.end - place.start, 80))
+      line += String(repeating: " ", count: indent + place.start - column) + String(repeating: "^", count: width)
+      column = indent + place.start + width
+    }
+    return line
   }
 
   /// The input line, the caret under it and the message, as plain text.

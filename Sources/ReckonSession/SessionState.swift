@@ -289,5 +289,14 @@ public struct SessionState: Sendable {
 
 extension SessionState {
   /// An evaluator that stops when `interruption` asks.
-  var evaluator: Evaluator { Evaluator(interruption: interruption, digitLimit: digitLimit) }
+  /// Its exchange rates are the profile's once the settings have been read (a line that needs
+  /// a rate reads them: `CalculatorMode.run`).
+  var evaluator: Evaluator {
+    var evaluator = Evaluator(interruption: interruption, digitLimit: digitLimit)
+    if settingsAreRead { evaluator.rates = savedSettings.rates }
+    return evaluator
+  }
+
+  /// Whether the profile's settings have been read.
+  var hasReadSettings: Bool { settingsAreRead }
 }

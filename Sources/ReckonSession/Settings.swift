@@ -12,6 +12,8 @@ public struct Settings: Sendable, Hashable {
   public var format = NumberFormatter.Style.automatic
   /// Whether digits are grouped in threes with commas (`set separators`).
   public var separators = false
+  /// The exchange rates the user has set or loaded (`set rate`, `rates load`).
+  public var rates = ExchangeRates()
 
   public static let digitsRange = 1...10_000
 
@@ -24,6 +26,7 @@ public struct Settings: Sendable, Hashable {
       "drill": drill.arguments,
       "format": format.name,
       "separators": separators ? "on" : "off",
+      "rates": rates.stored,
       "tips": tipPresets.map { NumberFormatter().format($0) }.joined(separator: " "),
     ]
   }
@@ -38,6 +41,7 @@ public struct Settings: Sendable, Hashable {
     }
     if let text = stored["format"], let style = NumberFormatter.Style(name: text) { format = style }
     if let text = stored["separators"], ["on", "off"].contains(text) { separators = text == "on" }
+    if let text = stored["rates"] { rates = ExchangeRates(stored: text) }
     if let text = stored["drill"],
       let options = try? DrillOptions().applying(text.split(separator: " ").map(String.init))
     {

@@ -82,7 +82,7 @@ func plain(_ reply: Reply) -> [String] {
     case .table(let rows):
       lines += rows.map { $0.joined(separator: " | ") }
     case .error(let d, _):
-      lines.append("error@\(d.column): \(d.message)")
+      lines.append("error@\(([d.span] + d.also).map { String($0.column) }.joined(separator: "+")): \(d.message)")
       lines += d.details.map { "  " + $0 }
     case .warning(let text):
       lines += ("warning: " + text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -120,7 +120,7 @@ import Testing
     ("x = 2 to p", ["percent"]),
     ("255 t", ["tan(", "tanh(", "tau", "to", "trunc("]),
     ("t", ["tan(", "tanh(", "tau", "tip", "to", "trunc("]),
-    ("set ", ["digits", "format", "separators", "tips"]),
+    ("set ", ["digits", "format", "rate", "separators", "tips"]),
     ("set f", ["format"]),
     ("set format ", ["auto", "eng", "fixed", "sci"]),
     ("set format f", ["fixed"]),

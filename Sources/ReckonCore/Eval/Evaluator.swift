@@ -27,6 +27,9 @@ public struct Evaluator: Sendable {
   /// time a line needs a unit.
   public var unitTable: UnitTable?
 
+  /// The exchange rates the user has given: the only way one currency becomes another.
+  public var rates = ExchangeRates()
+
   public init(interruption: Interruption = .never, digitLimit: Int = Evaluator.maxDigits) {
     self.interruption = interruption
     self.digitLimit = digitLimit
@@ -83,14 +86,26 @@ public struct Evaluator: Sendable {
       for link in links {
         let right = try value(of: link.operand, in: env)
         left = try apply(
-          link, number(left, at: link.operatorSpan), number(right, at: link.operatorSpan), leftExpr: previous)
+          link, number(left, at: link.operatorSpan), number(right, at: link.operatorSpan), leftExpr: previous,
+          leftSpan: SourceSpan(first.span.start, previous.span.end))
         previous = link.operand
       }
       return left
     case .comparison(let a, let comparison, let b, let span):
       let (x, y) = (try number(value(of: a, in: env), at: span), try number(value(of: b, in: env), at: span))
       let equality = comparison == .equal || comparison == .notEqual
-      return .truth(comparison.holds(try compare(x, y, at: span, equality: equality)))
+      do {
+        return .truth(comparison.holds(try compare(x, y, at: span, equality: equality)))
+      } catch var error {
+        // 1 m < 2 s: a caret under each side.
+        if error.span == span, let (p, q) = try? (quantity(x, at: span), quantity(y, at: span)),
+          units.dimension(of: p.unit) != units.dimension(of: q.unit)
+        {
+          error.span = a.span
+          error.also = [b.span]
+        }
+        throw error
+      }
     }
   }
 

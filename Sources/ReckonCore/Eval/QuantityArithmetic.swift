@@ -13,6 +13,26 @@
 ///   (`K`, `Δ°C`) is a point, a point minus a point is a difference, two points cannot be
 ///   added.
 extension Evaluator {
+  /// `a op b` for one link of a chain; `leftSpan` is where `a` was written (all of the chain
+  /// before the link), for an error that marks both sides.
+  func apply(_ link: Expr.Link, _ a: Value, _ b: Value, leftExpr: Expr, leftSpan: SourceSpan) throws(Diagnostic)
+    -> Value
+  {
+    do {
+      return try apply(link, a, b, leftExpr: leftExpr)
+    } catch var error {
+      // 3 m + 2 s: a caret under each side, as well as the operator's place.
+      if error.span == link.operatorSpan, error.also.isEmpty, [.add, .subtract, .modulo].contains(link.op),
+        let (x, y) = try? (quantity(a, at: leftSpan), quantity(b, at: leftSpan)),
+        units.dimension(of: x.unit) != units.dimension(of: y.unit)
+      {
+        error.span = leftSpan
+        error.also = [link.operand.span]
+      }
+      throw error
+    }
+  }
+
   func apply(_ link: Expr.Link, _ a: Value, _ b: Value, leftExpr: Expr) throws(Diagnostic) -> Value {
     let span = link.operatorSpan
     switch link.op {
@@ -80,11 +100,11 @@ extension Evaluator {
     let (dx, dy) = (units.dimension(of: x.unit), units.dimension(of: y.unit))
     guard dx == dy else {
       throw Diagnostic(
-        "cannot \(subtracting ? "subtract" : "add") \(units.describe(y.unit)) \(subtracting ? "from" : "and") "
-          + "\(units.describe(x.unit))", at: span,
+        subtracting
+          ? "cannot subtract \(units.describe(y.unit)) from \(units.describe(x.unit))"
+          : "cannot add \(units.describe(x.unit)) and \(units.describe(y.unit))", at: span,
         hint: "only quantities of one dimension add: convert one of them, or check the units")
     }
-    try sameCurrency(x, y, at: span)
     switch (units.scale(of: x.unit), units.scale(of: y.unit)) {
     case (let left?, let right?):
       guard subtracting else {
@@ -128,13 +148,6 @@ extension Evaluator {
     }
     let kelvin = units.units.firstIndex { !$0.isAffine && $0.dimension == temperature && $0.factor == .exact(.one) }
     return kelvin.map { Unit(Unit.Term(unit: UInt16($0), prefix: 0, power: 1)) } ?? .none
-  }
-
-  /// Two amounts of money in different currencies have no rate here yet.
-  func sameCurrency(_ x: Quantity, _ y: Quantity, at span: SourceSpan) throws(Diagnostic) {
-    guard let a = units.currency(in: x.unit), let b = units.currency(in: y.unit), a.symbol != b.symbol else { return }
-    throw Diagnostic(
-      "no rate from \(b.symbol) to \(a.symbol): amounts in different currencies cannot be combined yet", at: span)
   }
 
   public func multiply(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
@@ -247,7 +260,6 @@ extension Evaluator {
         "cannot \(verb) \(units.describe(x.unit)) and \(units.describe(y.unit))", at: span,
         hint: "both sides need one dimension")
     }
-    try sameCurrency(x, y, at: span)
     return try convert(y, to: x.unit, at: span)
   }
 

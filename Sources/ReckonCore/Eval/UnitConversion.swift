@@ -32,7 +32,6 @@ extension Evaluator {
         hint: "a turn is 2π rad: (3000 rpm) * 2pi rad to rad/s, or 1 turn to rad")
     }
     if from == to {
-      try sameCurrency(t, q, at: span)
       let n = try divide(convert(q, to: t.unit, at: span), t.number, at: span)
       return .quantity(Quantity(n, t.unit), unitText: unitText)
     }
@@ -174,5 +173,28 @@ extension Evaluator {
       throw Diagnostic(
         "a conversion's target is units (to km/h, to ft in) or a format (to hex)", at: expr.span)
     }
+  }
+}
+
+extension Evaluator {
+  /// How a mixed quantity as written (`1h 20min`, `5 ft 11 in`) shows: in the units it was
+  /// written in (`1 h 20 min`), when `value` is that line's value and its parts are one unit
+  /// each, largest first; nil otherwise (the value shows in its first part's unit).
+  public func mixedParts(of expr: Expr, value: Value, in env: Environment) -> [Quantity]? {
+    guard case .chain(let first, let links) = expr, !links.isEmpty, links.allSatisfy({ $0.op == .mixed }),
+      let q = value.quantity
+    else { return nil }
+    var parts: [(Unit, SourceSpan)] = []
+    for part in [first] + links.map(\.operand) {
+      guard let unit = (try? self.value(of: part, in: env))?.quantity?.unit, unit.count == 1 else { return nil }
+      parts.append((unit, part.span))
+    }
+    for i in 1..<parts.count {
+      guard
+        let order = try? compare(
+          factor(of: parts[i - 1].0, at: parts[i].1), factor(of: parts[i].0, at: parts[i].1), at: parts[i].1), order > 0
+      else { return nil }
+    }
+    return try? mixed(q, into: parts, at: expr.span)
   }
 }

@@ -8,8 +8,8 @@ public struct Split: Sendable, Hashable {
   /// How many people pay one cent more than `baseCents`.
   public let largerCount: Int
 
-  public init(amount: Rational, ways: Int) {
-    self.init(totalCents: Money.cents(amount), ways: ways)
+  public init(amount: Rational, ways: Int, decimals: Int = 2) {
+    self.init(totalCents: Money.cents(amount, decimals: decimals), ways: ways)
   }
 
   public init(totalCents: BigInteger, ways: Int) {
@@ -31,11 +31,14 @@ public struct Split: Sendable, Hashable {
   public var largestShareCents: BigInteger { largerCount > 0 ? baseCents + 1 : baseCents }
 
   /// "2 pay 33.33, 1 pays 33.34", or "20.00 each".
-  public var description: String {
-    if largerCount == 0 { return "\(Money.format(cents: baseCents)) each" }
+  public var description: String { description(in: .plain) }
+
+  /// The same in a currency: "2 pay 33.33 EUR, 1 pays 33.34 EUR", "2 pay 333 JPY, 1 pays 334 JPY".
+  public func description(in currency: Money.Currency) -> String {
+    if largerCount == 0 { return "\(currency.format(cents: baseCents)) each" }
     let smaller = ways - largerCount
     let verb = { (n: Int) in n == 1 ? "pays" : "pay" }
-    return "\(smaller) \(verb(smaller)) \(Money.format(cents: baseCents)), "
-      + "\(largerCount) \(verb(largerCount)) \(Money.format(cents: baseCents + 1))"
+    return "\(smaller) \(verb(smaller)) \(currency.format(cents: baseCents)), "
+      + "\(largerCount) \(verb(largerCount)) \(currency.format(cents: baseCents + 1))"
   }
 }

@@ -6,30 +6,35 @@ public struct Tip: Sendable, Hashable {
   public let percent: Rational
   public let tipCents: BigInteger
   public let totalCents: BigInteger
+  /// The decimals of the currency's minor unit (2: cents).
+  public let decimals: Int
 
   /// The tip on `amount` at `percent`%: tip = amount·p/100 rounded to the cent, once.
-  public init(amount: Rational, percent: Rational) {
-    self.amountCents = Money.cents(amount)
+  public init(amount: Rational, percent: Rational, decimals: Int = 2) {
+    self.amountCents = Money.cents(amount, decimals: decimals)
     self.percent = percent
-    self.tipCents = Money.cents(amount * percent / 100)
+    self.tipCents = Money.cents(amount * percent / 100, decimals: decimals)
     self.totalCents = amountCents + tipCents
+    self.decimals = decimals
   }
 
-  init(amountCents: BigInteger, percent: Rational, tipCents: BigInteger) {
+  init(amountCents: BigInteger, percent: Rational, tipCents: BigInteger, decimals: Int) {
     self.amountCents = amountCents
     self.percent = percent
     self.tipCents = tipCents
     self.totalCents = amountCents + tipCents
+    self.decimals = decimals
   }
 
   /// The same tip raised so the total is a whole unit (rounded up), with the percentage that
   /// works out to.
   public var roundedUp: Tip {
-    let (units, remainder) = totalCents.quotientAndRemainder(dividingBy: 100)
-    let total = remainder.isZero ? totalCents : (units + (totalCents.isNegative ? 0 : 1)) * 100
+    let unit = BigInteger(10).power(decimals)
+    let (units, remainder) = totalCents.quotientAndRemainder(dividingBy: unit)
+    let total = remainder.isZero ? totalCents : (units + (totalCents.isNegative ? 0 : 1)) * unit
     let tip = total - amountCents
     let effective =
       amountCents.isZero ? percent : Rational(numerator: tip * 100, denominator: amountCents)
-    return Tip(amountCents: amountCents, percent: effective, tipCents: tip)
+    return Tip(amountCents: amountCents, percent: effective, tipCents: tip, decimals: decimals)
   }
 }

@@ -324,6 +324,12 @@ public struct Parser {
     return links.isEmpty ? first : .chain(first, links)
   }
 
+  /// Whether a name is a currency's sign, written before an amount: `$`, `€`, `£`, `¥`, `A$`.
+  static func isCurrencySign(_ name: String) -> Bool {
+    ["$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪", "₫", "₱", "₦"].contains(name)
+      || (name.count > 1 && name.hasSuffix("$"))
+  }
+
   /// A number followed by names only (`5 ft`, `20 min`, `30°`): one part of a mixed quantity.
   static func isNumberAndUnit(_ expr: Expr) -> Bool {
     guard case .chain(let first, let links) = expr, case .number = first else { return false }
@@ -401,6 +407,13 @@ public struct Parser {
       if isTo(token) { throw misplacedTo(token) }
       let name = list.text(of: token)
       index += 1
+      if peek.kind == .number, Parser.isCurrencySign(name) {
+        // $5, € 84.50: the amount after its currency's sign, as 5 $ is.
+        let number = advance()
+        return .chain(
+          .number(list.number(of: number)!, number.span),
+          [Expr.Link(.implicitMultiply, SourceSpan(number.span.end, number.span.end), .name(name, token.span))])
+      }
       guard peek.kind == .leftParen else { return .name(name, token.span) }
       let open = advance().span
       let arguments = try nested(at: open) { (p) throws(Diagnostic) in try p.arguments(openedAt: open) }

@@ -51,3 +51,30 @@ public struct Conversion: Sendable, Hashable {
     self.span = span
   }
 }
+
+extension Statement {
+  /// Every name the line uses, its conversion's target included, in order (a name may repeat).
+  public var names: [String] {
+    switch self {
+    case .empty: []
+    case .expression(let expr, _): expr.names
+    case .assignment(_, _, let expr): expr.names
+    case .converted(let inner, let conversion):
+      if case .unit(let target, _) = conversion.target { inner.names + target.names } else { inner.names }
+    }
+  }
+}
+
+extension Expr {
+  /// Every name in the expression, functions' names included.
+  public var names: [String] {
+    switch self {
+    case .number: []
+    case .name(let name, _): [name]
+    case .call(let name, _, let arguments, _): [name] + arguments.flatMap(\.names)
+    case .negate(let e, _), .factorial(let e, _), .percent(let e, _): e.names
+    case .power(let a, let b, _), .comparison(let a, _, let b, _): a.names + b.names
+    case .chain(let first, let links): first.names + links.flatMap(\.operand.names)
+    }
+  }
+}

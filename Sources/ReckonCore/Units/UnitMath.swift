@@ -39,6 +39,14 @@ extension UnitTable {
     return nil
   }
 
+  /// The currency in a unit and its power (`EUR` 1 in EUR/kg, -1 in kg/EUR).
+  func currencyTerm(of unit: Unit) -> (String, Int)? {
+    for i in 0..<Int(unit.count) where units[Int(unit[i].unit)].isCurrency {
+      return (units[Int(unit[i].unit)].symbol, Int(unit[i].power))
+    }
+    return nil
+  }
+
   /// How the unit reads in a message: `a length (m)`, `a speed (km/h)`, `a quantity in kg·m`.
   public func describe(_ unit: Unit) -> String {
     if unit.isNone { return "a plain number" }
@@ -80,6 +88,13 @@ extension Evaluator {
   func convert(_ q: Quantity, to target: Unit, at span: SourceSpan) throws(Diagnostic) -> Number {
     if q.unit == target { return q.number }
     var base = try multiply(q.number, factor(of: q.unit, at: span), at: span)
+    if let (from, power) = units.currencyTerm(of: q.unit), let (to, _) = units.currencyTerm(of: target), from != to {
+      // 120 EUR to USD, 3 EUR/kg to USD/kg: the user's rate, to the currency's power.
+      guard let rate = rates.rate(from: from, to: to) else {
+        throw ExchangeRates.missing(from: from, to: to, at: span)
+      }
+      base = try multiply(base, .exact(rate.value.power(power)), at: span)
+    }
     if let scale = units.scale(of: q.unit) {
       base = try multiply(add(q.number, .exact(scale.offset!), at: span), scale.factor, at: span)
     }

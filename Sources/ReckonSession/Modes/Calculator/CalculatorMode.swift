@@ -70,13 +70,58 @@ public struct CalculatorMode: Sendable {
   func run(_ statement: Statement, conversion: Conversion? = nil, in state: inout SessionState) throws(Diagnostic)
     -> Reply
   {
+    do {
+      var reply = try runOnce(statement, conversion: conversion, in: &state)
+      if let note = CalculatorMode.staleRates(statement, in: state) { reply.outputs.append(.note(note)) }
+      return reply
+    } catch let error where ExchangeRates.isMissing(error) && !state.hasReadSettings {
+      // The rates are kept with the settings, read only by the lines that need them.
+      state.readSettings()
+      return try run(statement, conversion: conversion, in: &state)
+    }
+  }
+
+  /// A note when a line used an exchange rate more than a week old: which, and how old.
+  static func staleRates(_ statement: Statement, in state: SessionState) -> String? {
+    guard state.hasReadSettings, !state.settings.rates.isEmpty else { return nil }
+    let units = state.evaluator.units
+    var codes: [String] = []
+    for name in statement.names {
+      guard let term = units.term(named: name), units.units[Int(term.unit)].isCurrency else { continue }
+      let code = units.units[Int(term.unit)].symbol
+      if !codes.contains(code) { codes.append(code) }
+    }
+    let today = state.clock.today().number
+    var stale: [ExchangeRates.Rate] = []
+    for (i, a) in codes.enumerated() {
+      for b in codes[(i + 1)...] {
+        for rate in state.settings.rates.rate(from: a, to: b)?.used ?? []
+        where today - rate.day > ExchangeRates.staleDays && !stale.contains(rate) {
+          stale.append(rate)
+        }
+      }
+    }
+    guard !stale.isEmpty else { return nil }
+    let list = stale.map { "\($0.from)→\($0.to) is \(today - $0.day) days old" }.joined(separator: ", ")
+    return "the rate \(list): set a newer one (set rate, rates load) for today's value"
+  }
+
+  func runOnce(_ statement: Statement, conversion: Conversion? = nil, in state: inout SessionState)
+    throws(Diagnostic) -> Reply
+  {
     switch statement {
     case .empty:
       return Reply()
     case .expression(let expr, _):
-      let (value, text) = try CalculatorMode.shown(
-        state.evaluator.evaluate(expr, in: state.environment), conversion, in: &state)
-      return answer(value, text: text, in: &state)
+      let value = try state.evaluator.evaluate(expr, in: state.environment)
+      if conversion == nil, let parts = state.evaluator.mixedParts(of: expr, value: value, in: state.environment) {
+        // 1h 20min shows as written, in its parts (and is 1.333… h as ans).
+        state.readSettings()
+        return answer(
+          value, text: parts.map { state.formatter.format(.quantity($0)) }.joined(separator: " "), in: &state)
+      }
+      let (shownValue, text) = try CalculatorMode.shown(value, conversion, in: &state)
+      return answer(shownValue, text: text, in: &state)
     case .assignment(let name, let span, let expr):
       try CalculatorMode.checkAssignable(name, at: span)
       let (value, text) = try CalculatorMode.shown(
@@ -87,7 +132,7 @@ public struct CalculatorMode: Sendable {
       if let hides, state.announcedHiding.insert(name).inserted { reply.outputs.append(.note(hides)) }
       return reply
     case .converted(let inner, let conversion):
-      return try run(inner, conversion: conversion, in: &state)
+      return try runOnce(inner, conversion: conversion, in: &state)
     }
   }
 

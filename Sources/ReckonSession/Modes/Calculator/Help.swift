@@ -134,6 +134,10 @@ public enum Help {
     Prefixes: k M G … m µ (or u) n …, and Ki Mi Gi for bytes and bits (kB ≠ KiB).
     units lists the dimensions; units length the units of one. A variable you
     define hides a unit of the same name (m = 5), and Reckon says so.
+    Money: 84.50 €, $5, 120 EUR (ISO codes). Reckon has no network, so set
+    the rates: set rate EUR 1.08 USD, or rates load eurofxref.csv (the ECB's
+    daily file); then 120 EUR to USD. tip 84.50 € 18% split 3 rounds to the
+    currency's smallest coin (none for JPY). help rates says more.
     """
 
   static let operators = """

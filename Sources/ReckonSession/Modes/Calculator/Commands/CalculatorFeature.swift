@@ -3,7 +3,7 @@ enum CalculatorFeature: Feature {
   static let commands: [any Command.Type] = [
     HelpCommand.self, VarsCommand.self, ClearCommand.self, ResetCommand.self, MemoryAddCommand.self,
     MemorySubtractCommand.self, MemoryRecallCommand.self, MemoryClearCommand.self, FullCommand.self,
-    SetCommand.self, TipCommand.self, SplitCommand.self, FactorCommand.self, UnitsCommand.self,
+    SetCommand.self, TipCommand.self, SplitCommand.self, FactorCommand.self, UnitsCommand.self, RatesCommand.self,
   ]
 }
 

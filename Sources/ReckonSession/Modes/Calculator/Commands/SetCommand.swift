@@ -20,11 +20,14 @@ struct SetCommand: Command {
                              18962.5 is 18.96250000e3
       set separators on|off  group digits in threes: 1,234,567.5 (off by
                              default; results with commas do not read back)
+      set rate EUR 1.08 USD  an exchange rate: 1 EUR is 1.08 USD, as of today
+                             (rates lists them; rates load FILE reads the
+                             ECB's daily file)
       Integers always print in full, as integers, in every format.
       Settings are saved for your profile.
       """, readsSettings: true)
 
-  static let settingNames = ["digits", "tips", "format", "separators"]
+  static let settingNames = ["digits", "tips", "format", "separators", "rate"]
   static let styleNames = ["auto", "fixed", "sci", "eng"]
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
@@ -43,6 +46,7 @@ struct SetCommand: Command {
     case tips([Rational])
     case format(NumberFormatter.Style)
     case separators(Bool)
+    case rate(ExchangeRates.Rate)
   }
 
   let change: Change
@@ -105,6 +109,8 @@ struct SetCommand: Command {
         throw Diagnostic("set separators takes one word, on or off", at: tokens[2].span, hint: usage)
       }
       change = .separators(word == "on")
+    case "rate", "rates":
+      change = .rate(try SetCommand.rate(list, in: state))
     default:
       let guess = Suggestions.closest(to: what, in: SetCommand.settingNames).map { "; did you mean '\($0)'?" } ?? ""
       throw Diagnostic("unknown setting \(Diagnostic.quoted(what))\(guess)", at: tokens[0].span, hint: settingsHint)
@@ -121,6 +127,11 @@ struct SetCommand: Command {
             ["setting", "value"], ["digits", "\(state.settings.digits)"], ["tips", tips],
             ["format", state.settings.format.name], ["separators", state.settings.separators ? "on" : "off"],
             ["drill", state.settings.drill.arguments],
+            [
+              "rates",
+              state.settings.rates.isEmpty
+                ? "none (set rate EUR 1.08 USD)" : "\(state.settings.rates.rates.count) (rates lists them)",
+            ],
           ])
         ]))
     case .digits(let digits):
@@ -140,7 +151,48 @@ struct SetCommand: Command {
       state.settings.separators = on
       state.saveSetting("separators")
       return .stay(Reply([.note("separators: \(on ? "on" : "off")")]))
+    case .rate(let rate):
+      state.settings.rates.set(rate)
+      state.saveSetting("rates", what: "the rate applies now but could not be saved")
+      let value = NumberFormatter(digits: 12).format(rate.value)
+      return .stay(
+        Reply([.note("rate: 1 \(rate.from) = \(value) \(rate.to), as of \(Day(number: rate.day).iso)")]))
     }
+  }
+
+  /// `set rate EUR 1.08 USD` (also `set rate € 1.08 $`): 1 EUR is 1.08 USD from today.
+  static func rate(_ list: TokenList, in state: SessionState) throws(Diagnostic) -> ExchangeRates.Rate {
+    let tokens = list.tokens
+    let usage = "set rate EUR 1.08 USD: one euro is 1.08 dollars"
+    guard tokens.count == 5 else {
+      throw Diagnostic(
+        "set rate takes a currency, a number and a currency", at: tokens[min(1, tokens.count - 1)].span, hint: usage)
+    }
+    let from = try currency(tokens[1], in: list, state: state, usage: usage)
+    guard let value = list.number(of: tokens[2]), !value.isZero else {
+      throw Diagnostic("the rate must be a number above 0", at: tokens[2].span, hint: usage)
+    }
+    let to = try currency(tokens[3], in: list, state: state, usage: usage)
+    guard from != to else {
+      throw Diagnostic("a rate is between two different currencies", at: tokens[3].span, hint: usage)
+    }
+    return ExchangeRates.Rate(from: from, to: to, value: value, day: state.clock.today().number)
+  }
+
+  /// The ISO code of the currency a token names (`EUR`, `euro`, `€`).
+  static func currency(_ token: Token, in list: TokenList, state: SessionState, usage: String) throws(Diagnostic)
+    -> String
+  {
+    let units = state.evaluator.units
+    guard let name = list.name(of: token), let term = units.term(named: name), term.prefix == 0,
+      units.units[Int(term.unit)].isCurrency
+    else {
+      let known = units.units.filter(\.isCurrency).prefix(12).map(\.symbol).joined(separator: " ")
+      throw Diagnostic(
+        "\(list.describe(token)) is not a currency Reckon knows", at: token.span,
+        hint: "\(usage) (units money lists them: \(known)…)")
+    }
+    return units.units[Int(term.unit)].symbol
   }
 
   /// The style of `set format auto | fixed N | sci | eng`.

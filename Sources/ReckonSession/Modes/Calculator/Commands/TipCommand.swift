@@ -16,6 +16,8 @@ struct TipCommand: Command {
       """, readsSettings: true)
 
   let amount: Rational
+  /// The amount's currency (`tip 84.50 € 18%`): what the results are rounded to and shown in.
+  let currency: Money.Currency
   /// Nil: the table at each of the profile's percentages.
   let percent: Rational?
   let ways: Int?
@@ -72,7 +74,7 @@ struct TipCommand: Command {
     let end = Token(.end, SourceSpan(tokens.last?.span.end ?? offset, tokens.last?.span.end ?? offset))
     let amountValue = try Operands.value(list.with(tokens + [end]), orAnswerFor: "tip", at: offset, in: state)
     let amountSpan = tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span
-    let amount = try Operands.exactAmount(amountValue, at: amountSpan, in: state)
+    let (amount, currency) = try Operands.moneyAmount(amountValue, at: amountSpan, in: state)
     guard !amount.isNegative && !amount.isZero else {
       throw Diagnostic(
         "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
@@ -82,6 +84,7 @@ struct TipCommand: Command {
         "round and split need a tip percentage before them", at: optionSpan, hint: "for example: tip 50 18% split 3")
     }
     self.amount = amount
+    self.currency = currency
     self.percent = percent
     self.ways = ways
     self.roundUp = roundUp
@@ -90,27 +93,30 @@ struct TipCommand: Command {
   func run(in state: inout SessionState) -> ModeStep {
     guard let percent else {
       var rows = [["%", "tip", "total"]]
+      let decimals = currency.decimals
       for p in state.settings.tipPresets {
-        let t = Tip(amount: amount, percent: p)
+        let t = Tip(amount: amount, percent: p, decimals: decimals)
         rows.append([
-          NumberFormatter().format(p) + "%", Money.format(cents: t.tipCents), Money.format(cents: t.totalCents),
+          NumberFormatter().format(p) + "%", currency.format(cents: t.tipCents), currency.format(cents: t.totalCents),
         ])
       }
-      return .stay(Reply([.note("tip on \(Money.format(amount))"), .table(rows)]))
+      let on = currency.format(cents: Money.cents(amount, decimals: decimals))
+      return .stay(Reply([.note("tip on \(on)"), .table(rows)]))
     }
-    var tip = Tip(amount: amount, percent: percent)
-    var text = "tip \(Money.format(cents: tip.tipCents))  total \(Money.format(cents: tip.totalCents))"
+    var tip = Tip(amount: amount, percent: percent, decimals: currency.decimals)
+    var text = "tip \(currency.format(cents: tip.tipCents))  total \(currency.format(cents: tip.totalCents))"
     if roundUp && tip.roundedUp.totalCents != tip.totalCents {
       tip = tip.roundedUp
       let effective = NumberFormatter(digits: 20).format(tip.percent.rounded(places: 2))
       text =
-        "tip \(Money.format(cents: tip.tipCents)) (\(effective)%, rounded up)  total \(Money.format(cents: tip.totalCents))"
+        "tip \(currency.format(cents: tip.tipCents)) (\(effective)%, rounded up)  total "
+        + currency.format(cents: tip.totalCents)
     }
-    state.environment.answer = .rational(Money.value(cents: tip.totalCents))
+    state.environment.answer = currency.value(cents: tip.totalCents)
     if let ways {
       let split = Split(totalCents: tip.totalCents, ways: ways)
-      state.environment.answer = .rational(Money.value(cents: split.largestShareCents))
-      text += "  split \(ways) ways: \(split.description)"
+      state.environment.answer = currency.value(cents: split.largestShareCents)
+      text += "  split \(ways) ways: \(split.description(in: currency))"
     }
     return .stay(Reply([.result(text)]))
   }
@@ -152,6 +158,7 @@ struct SplitCommand: Command {
       """)
 
   let amount: Rational
+  let currency: Money.Currency
   let ways: Int
   /// The amount is `ans`.
   let isAnswer: Bool
@@ -197,7 +204,7 @@ struct SplitCommand: Command {
     ways = try Operands.count(last, in: list, what: "the number of people", range: 1...1_000_000)
     tokens.removeLast()
     let end = Token(.end, SourceSpan(last.span.start, last.span.start))
-    amount = try Operands.exactAmount(
+    (amount, currency) = try Operands.moneyAmount(
       Operands.value(list.with(tokens + [end]), orAnswerFor: "split", at: offset, in: state),
       at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span, in: state)
     guard !amount.isNegative && !amount.isZero else {
@@ -211,10 +218,10 @@ struct SplitCommand: Command {
   static let joiningWords: Set = ["by", "between", "among", "amongst", "into", "in", "for", "with", "over", "per"]
 
   func run(in state: inout SessionState) -> ModeStep {
-    let split = Split(amount: amount, ways: ways)
-    state.environment.answer = .rational(Money.value(cents: split.largestShareCents))
+    let split = Split(amount: amount, ways: ways, decimals: currency.decimals)
+    state.environment.answer = currency.value(cents: split.largestShareCents)
     let people = ways == 1 ? "1 way" : "\(ways) ways"
-    let what = (isAnswer ? "ans " : "") + Money.format(cents: split.totalCents)
-    return .stay(Reply([.result("\(what) split \(people): \(split.description)")]))
+    let what = (isAnswer ? "ans " : "") + currency.format(cents: split.totalCents)
+    return .stay(Reply([.result("\(what) split \(people): \(split.description(in: currency))")]))
   }
 }

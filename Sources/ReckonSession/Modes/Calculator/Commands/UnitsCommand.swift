@@ -8,7 +8,7 @@ struct UnitsCommand: Command {
     details: """
       units          every dimension (length, mass, speed…) and its units' count
       units length   the units of length: each with its other names and what it is
-      units angle    also angle, ratio, currency, temperature…
+      units angle    also ratio, money (the currencies), temperature…
       help units says how to calculate with them.
       """)
 
@@ -20,7 +20,9 @@ struct UnitsCommand: Command {
   let span: SourceSpan
 
   init(parsing arguments: Arguments, in state: SessionState) throws(Diagnostic) {
-    dimension = arguments.words.isEmpty ? nil : arguments.words.map(\.text).joined(separator: " ").lowercased()
+    let asked = arguments.words.isEmpty ? nil : arguments.words.map(\.text).joined(separator: " ").lowercased()
+    // Other words people use for a dimension.
+    dimension = asked.map { ["currency": "money", "currencies": "money", "temperatures": "temperature"][$0] ?? $0 }
     span = arguments.words.first.map { $0.span.union(arguments.words.last!.span) } ?? arguments.nameSpan
   }
 

@@ -1,0 +1,156 @@
+import ReckonCore
+
+/// A file of exchange rates, as `rates load` reads it: the European Central Bank's daily
+/// reference rates (`eurofxref.csv`: a header line `Date, USD, JPY, …` and a line
+/// `27 November 2026, 1.0550, 163.33, …`, every rate against the euro; the history file
+/// `eurofxref-hist.csv`, whose newest day comes first, reads the same), or a plain list of
+/// `CODE RATE` lines (1 EUR is RATE CODE; a line `base USD` makes the rates against the
+/// dollar instead, `#` starts a comment).
+enum RatesFile {
+  struct Problem: Sendable, Equatable, CustomStringConvertible {
+    var line: Int
+    var reason: String
+    var description: String { "line \(line): \(reason)" }
+  }
+
+  struct Loaded: Sendable, Equatable {
+    var rates: [ExchangeRates.Rate]
+    /// Currencies of the file that are left out, and why (the ECB writes N/A for a currency
+    /// it has stopped quoting; one Reckon does not know).
+    var skipped: [String]
+  }
+
+  /// The rates in `lines`, or every problem found (nothing is loaded from a file with one).
+  /// `isCurrency` says which codes are known; `today` dates a plain list.
+  static func read(_ lines: [String], today: Int, isCurrency: (String) -> Bool) -> Result<Loaded, Failure> {
+    let numbered = lines.enumerated().map { (number: $0.offset + 1, text: trimmed($0.element)) }
+      .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
+    guard let first = numbered.first else { return .failure(Failure([Problem(line: 1, reason: "the file is empty")])) }
+    if first.text.lowercased().hasPrefix("date") {
+      return ecb(header: first, numbered.dropFirst().first, isCurrency: isCurrency)
+    }
+    return plain(numbered, today: today, isCurrency: isCurrency)
+  }
+
+  struct Failure: Error, Sendable, Equatable {
+    var all: [Problem]
+    init(_ all: [Problem]) { self.all = all }
+  }
+
+  private static func ecb(
+    header: (number: Int, text: String), _ row: (number: Int, text: String)?, isCurrency: (String) -> Bool
+  ) -> Result<Loaded, Failure> {
+    let codes = header.text.split(separator: ",", omittingEmptySubsequences: false).map { trimmed(String($0)) }
+    guard let row else {
+      return .failure(Failure([Problem(line: header.number, reason: "a header line but no line of rates after it")]))
+    }
+    let values = row.text.split(separator: ",", omittingEmptySubsequences: false).map { trimmed(String($0)) }
+    guard let day = date(values[0]) else {
+      return .failure(
+        Failure([
+          Problem(
+            line: row.number,
+            reason: "the first column should be the rates' date (27 November 2026 or 2026-11-27), not '\(values[0])'")
+        ]))
+    }
+    var problems: [Problem] = []
+    var loaded = Loaded(rates: [], skipped: [])
+    for (i, code) in codes.enumerated().dropFirst() where !code.isEmpty {
+      guard i < values.count else {
+        problems.append(Problem(line: row.number, reason: "no rate under \(code)"))
+        continue
+      }
+      let text = values[i]
+      guard ExchangeRates.isCode(code) else {
+        problems.append(Problem(line: header.number, reason: "'\(code)' is not a currency code"))
+        continue
+      }
+      if text == "N/A" || text.isEmpty {
+        loaded.skipped.append("\(code) (no rate in the file)")
+        continue
+      }
+      guard let value = ExchangeRates.number(text) else {
+        problems.append(Problem(line: row.number, reason: "the rate under \(code) is not a number above 0: '\(text)'"))
+        continue
+      }
+      guard isCurrency(code) else {
+        loaded.skipped.append("\(code) (not a currency Reckon knows)")
+        continue
+      }
+      loaded.rates.append(ExchangeRates.Rate(from: "EUR", to: code, value: value, day: day))
+    }
+    if !problems.isEmpty { return .failure(Failure(problems)) }
+    if loaded.rates.isEmpty {
+      return .failure(Failure([Problem(line: row.number, reason: "no rate in the file is one Reckon can use")]))
+    }
+    return .success(loaded)
+  }
+
+  private static func plain(_ lines: [(number: Int, text: String)], today: Int, isCurrency: (String) -> Bool)
+    -> Result<Loaded, Failure>
+  {
+    var base = "EUR"
+    var problems: [Problem] = []
+    var loaded = Loaded(rates: [], skipped: [])
+    for (index, line) in lines.enumerated() {
+      var words = line.text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ";" || $0 == "=" })
+        .map(String.init)
+      // USD,1.08 (a CSV line); a comma with spaces around the words is a decimal comma.
+      if words.count == 1 { words = words[0].split(separator: ",").map(String.init) }
+      if index == 0, words.count == 2, words[0].lowercased() == "base" {
+        guard isCurrency(words[1]) else {
+          problems.append(Problem(line: line.number, reason: "'\(words[1])' is not a currency Reckon knows"))
+          continue
+        }
+        base = words[1]
+        continue
+      }
+      guard words.count == 2 else {
+        problems.append(
+          Problem(line: line.number, reason: "a line is a currency code and its rate (USD 1.08), not '\(line.text)'"))
+        continue
+      }
+      guard isCurrency(words[0]) else {
+        problems.append(Problem(line: line.number, reason: "'\(words[0])' is not a currency code Reckon knows"))
+        continue
+      }
+      guard let value = ExchangeRates.number(words[1]) else {
+        problems.append(Problem(line: line.number, reason: "the rate is not a number above 0: '\(words[1])'"))
+        continue
+      }
+      if words[0] == base {
+        problems.append(Problem(line: line.number, reason: "a rate of \(base) against itself"))
+        continue
+      }
+      loaded.rates.append(ExchangeRates.Rate(from: base, to: words[0], value: value, day: today))
+    }
+    if !problems.isEmpty { return .failure(Failure(problems)) }
+    if loaded.rates.isEmpty { return .failure(Failure([Problem(line: 1, reason: "the file has no rates")])) }
+    return .success(loaded)
+  }
+
+  static let months = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december",
+  ]
+
+  /// `27 November 2026` or `2026-11-27` as days since 1970-01-01.
+  static func date(_ text: String) -> Int? {
+    let dashed = text.split(separator: "-").map(String.init)
+    if dashed.count == 3, let y = Int(dashed[0]), let m = Int(dashed[1]), let d = Int(dashed[2]) {
+      return Day(year: y, month: m, day: d)?.number
+    }
+    let words = text.split(separator: " ").map(String.init)
+    guard words.count == 3, let d = Int(words[0]), let m = months.firstIndex(of: words[1].lowercased()),
+      let y = Int(words[2])
+    else { return nil }
+    return Day(year: y, month: m + 1, day: d)?.number
+  }
+
+  static func trimmed(_ text: String) -> String {
+    var scalars = Substring(text).unicodeScalars
+    while let last = scalars.last, last == " " || last == "\t" || last == "\r" { scalars.removeLast() }
+    while let first = scalars.first, first == " " || first == "\t" || first == "\u{FEFF}" { scalars.removeFirst() }
+    return String(String.UnicodeScalarView(scalars))
+  }
+}
