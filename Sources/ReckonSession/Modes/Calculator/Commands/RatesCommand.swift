@@ -4,7 +4,7 @@ import ReckonCore
 /// the ECB's daily file or a plain list; `rates remove CODE` and `rates clear` forget them.
 struct RatesCommand: Command {
   static let help = CommandHelp(
-    name: "rates", usage: "rates [load FILE | remove CODE | clear]", summary: "exchange rates for currencies",
+    name: "rates", usage: "rates [load FILE]", summary: "exchange rates for currencies",
     details: """
       rates               the rates you have set, each with its date and age
       rates load FILE     read rates from a file: the European Central Bank's
