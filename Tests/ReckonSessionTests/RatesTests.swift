@@ -39,6 +39,8 @@ import Testing
     (["USD 1.08", "JPY"], "line 2: a line is a currency code and its rate (USD 1.08), not 'JPY'"),
     (["EUR 1"], "line 1: a rate of EUR against itself"),
     ([""], "line 1: the file is empty"),
+    (["USD 1.08", "JPY 160", "USD 1.09"], "line 3: a second rate for USD (line 1 has one)"),
+    (["Date, USD, USD", "2026-11-27, 1.05, 1.06"], "line 1: USD is in the header twice"),
   ])
   func badFilesAreRefusedWhole(_ lines: [String], _ problem: String) {
     guard case .failure(let failure) = RatesFile.read(lines, today: 0, isCurrency: { Self.known.contains($0) }) else {

@@ -274,6 +274,14 @@ extension Evaluator {
       throw Diagnostic(
         "a temperature on a scale has no powers", at: span, hint: "convert it to K first: (20 °C to K)^2")
     }
+    if case .exact(let r) = e, r.isZero { return .number(try power(b.number, e, at: span)) }
+    if case .exact(let r) = e, r.isInteger,
+      r.magnitude > Rational(60) || b.unit.termList.contains(where: { Rational(Int($0.power)) * r.magnitude > 60 })
+    {
+      throw Diagnostic(
+        "the power of a unit can be at most 60: \(b.unit.text(in: units)) to this power is past it", at: span,
+        hint: "divide by the unit first to raise its number: ((3 m) / m)^1000")
+    }
     guard case .exact(let r) = e, let p = r.numerator.intValue, let q = r.denominator.intValue,
       p.magnitude <= 60, q <= 60, b.unit.termList.allSatisfy({ Int($0.power) * p % q == 0 })
     else {

@@ -145,8 +145,7 @@ public struct Parser {
       throw Diagnostic("expected what to convert to, found \(list.describe(word))", at: word.span, hint: usage)
     }
     let target: Conversion.Target
-    let formats: Set = ["hex", "oct", "bin", "fraction", "percent", "base"]
-    guard formats.contains(name) else { return try unitConversion(from: to) }
+    guard Conversion.Target.words.contains(name) else { return try unitConversion(from: to) }
     index += 1
     switch name {
     case "hex": target = .hex

@@ -53,7 +53,9 @@ extension UnitTable {
     let symbol = unit.text(in: self)
     if let scale = scale(of: unit) { return "a temperature on the \(scale.symbol) scale (\(symbol))" }
     if let name = name(of: dimension(of: unit), kind: kind(of: unit)) {
-      return Wording.article(name) + " (\(symbol))"
+      // Mass nouns take "an amount of": an amount of money (EUR).
+      let noun = ["money", "information"].contains(name) ? "an amount of " + name : Wording.article(name)
+      return noun + " (\(symbol))"
     }
     return "a quantity in \(symbol)"
   }
@@ -97,6 +99,11 @@ extension Evaluator {
     }
     if let scale = units.scale(of: q.unit) {
       base = try multiply(add(q.number, .exact(scale.offset!), at: span), scale.factor, at: span)
+      if try compare(base, .exact(.zero), at: span) < 0 {
+        throw Diagnostic(
+          "the temperature is below absolute zero (0 K, -273.15 °C, -459.67 °F): no temperature is", at: span,
+          hint: "a difference of temperatures is in K or Δ\(scale.symbol): 500 Δ°C")
+      }
     }
     if let scale = units.scale(of: target) {
       return try add(divide(base, scale.factor, at: span), .exact(-scale.offset!), at: span)

@@ -71,6 +71,8 @@ public final class UnitTable: Sendable {
 
   let unitByName: [String: Int]
   let prefixByName: [String: Int]
+  /// The most scalars a prefix's name has (`da`, `Ki`: 2).
+  let longestPrefix: Int
   let constantByName: [String: Int]
 
   /// The built-in table, read on first use.
@@ -96,6 +98,7 @@ public final class UnitTable: Sendable {
     problems = reader.problems
     unitByName = reader.unitByName
     prefixByName = reader.prefixByName
+    longestPrefix = reader.prefixByName.keys.map(\.unicodeScalars.count).max() ?? 0
     constantByName = reader.constantByName
   }
 
@@ -105,15 +108,18 @@ public final class UnitTable: Sendable {
   /// of a unit that takes it (`km`, `MiB`, `µs`); nil when it is no unit.
   public func term(named name: String) -> Unit.Term? {
     if let index = unitByName[name] { return Unit.Term(unit: UInt16(index), prefix: 0, power: 1) }
+    // A prefix is one to `longestPrefix` scalars: each split of the name's head is looked up
+    // (the longest that works wins: `dam` is decametres, not deci-am), not every prefix tried.
+    let scalars = name.unicodeScalars
     var best: Unit.Term?
-    var bestLength = 0
-    for (prefixName, p) in prefixByName where prefixName.count > bestLength && name.hasPrefix(prefixName) {
-      let rest = String(name.dropFirst(prefixName.count))
-      guard !rest.isEmpty, let index = unitByName[rest], units[index].prefixMask & (1 << UInt64(p)) != 0 else {
-        continue
-      }
+    var cut = scalars.startIndex
+    for _ in 0..<longestPrefix {
+      guard cut != scalars.endIndex else { break }
+      cut = scalars.index(after: cut)
+      guard cut != scalars.endIndex, let p = prefixByName[String(scalars[..<cut])],
+        let index = unitByName[String(scalars[cut...])], units[index].prefixMask & (1 << UInt64(p)) != 0
+      else { continue }
       best = Unit.Term(unit: UInt16(index), prefix: UInt8(p + 1), power: 1)
-      bestLength = prefixName.count
     }
     return best
   }

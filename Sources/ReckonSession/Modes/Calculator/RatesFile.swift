@@ -50,7 +50,9 @@ enum RatesFile {
         Failure([
           Problem(
             line: row.number,
-            reason: "the first column should be the rates' date (27 November 2026 or 2026-11-27), not '\(values[0])'")
+            reason:
+              "the first column should be the rates' date (27 November 2026 or 2026-11-27), not \(Diagnostic.quoted(values[0]))"
+          )
         ]))
     }
     var problems: [Problem] = []
@@ -62,7 +64,11 @@ enum RatesFile {
       }
       let text = values[i]
       guard ExchangeRates.isCode(code) else {
-        problems.append(Problem(line: header.number, reason: "'\(code)' is not a currency code"))
+        problems.append(Problem(line: header.number, reason: "\(Diagnostic.quoted(code)) is not a currency code"))
+        continue
+      }
+      guard !loaded.rates.contains(where: { $0.to == code }) else {
+        problems.append(Problem(line: header.number, reason: "\(code) is in the header twice"))
         continue
       }
       if text == "N/A" || text.isEmpty {
@@ -70,7 +76,9 @@ enum RatesFile {
         continue
       }
       guard let value = ExchangeRates.number(text) else {
-        problems.append(Problem(line: row.number, reason: "the rate under \(code) is not a number above 0: '\(text)'"))
+        problems.append(
+          Problem(
+            line: row.number, reason: "the rate under \(code) is not a number above 0: \(Diagnostic.quoted(text))"))
         continue
       }
       guard isCurrency(code) else {
@@ -90,6 +98,7 @@ enum RatesFile {
     -> Result<Loaded, Failure>
   {
     var base = "EUR"
+    var seen: [String: Int] = [:]
     var problems: [Problem] = []
     var loaded = Loaded(rates: [], skipped: [])
     for (index, line) in lines.enumerated() {
@@ -99,7 +108,8 @@ enum RatesFile {
       if words.count == 1 { words = words[0].split(separator: ",").map(String.init) }
       if index == 0, words.count == 2, words[0].lowercased() == "base" {
         guard isCurrency(words[1]) else {
-          problems.append(Problem(line: line.number, reason: "'\(words[1])' is not a currency Reckon knows"))
+          problems.append(
+            Problem(line: line.number, reason: "\(Diagnostic.quoted(words[1])) is not a currency Reckon knows"))
           continue
         }
         base = words[1]
@@ -107,21 +117,30 @@ enum RatesFile {
       }
       guard words.count == 2 else {
         problems.append(
-          Problem(line: line.number, reason: "a line is a currency code and its rate (USD 1.08), not '\(line.text)'"))
+          Problem(
+            line: line.number,
+            reason: "a line is a currency code and its rate (USD 1.08), not \(Diagnostic.quoted(line.text))"))
         continue
       }
       guard isCurrency(words[0]) else {
-        problems.append(Problem(line: line.number, reason: "'\(words[0])' is not a currency code Reckon knows"))
+        problems.append(
+          Problem(line: line.number, reason: "\(Diagnostic.quoted(words[0])) is not a currency code Reckon knows"))
         continue
       }
       guard let value = ExchangeRates.number(words[1]) else {
-        problems.append(Problem(line: line.number, reason: "the rate is not a number above 0: '\(words[1])'"))
+        problems.append(
+          Problem(line: line.number, reason: "the rate is not a number above 0: \(Diagnostic.quoted(words[1]))"))
         continue
       }
       if words[0] == base {
         problems.append(Problem(line: line.number, reason: "a rate of \(base) against itself"))
         continue
       }
+      if let earlier = seen[words[0]] {
+        problems.append(Problem(line: line.number, reason: "a second rate for \(words[0]) (line \(earlier) has one)"))
+        continue
+      }
+      seen[words[0]] = line.number
       loaded.rates.append(ExchangeRates.Rate(from: base, to: words[0], value: value, day: today))
     }
     if !problems.isEmpty { return .failure(Failure(problems)) }
