@@ -21,8 +21,22 @@ import Testing
     let seeds = Self.inputs("corpus", name)
     #expect(!seeds.isEmpty, "fuzz/corpus/\(name) has no seeds")
     for file in seeds + Self.inputs("regressions", name) {
-      target.run(try [UInt8](Data(contentsOf: file)))
+      let bytes = try [UInt8](Data(contentsOf: file))
+      Self.onLargeStack { target.run(bytes) }
     }
+  }
+
+  /// Runs `body` on a thread with the 64 MiB stack reckon gives its sessions (LargeStack):
+  /// 1,000 levels of parentheses take more than a test thread's stack in a debug build.
+  static func onLargeStack(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      body()
+      done.signal()
+    }
+    thread.stackSize = 64 << 20
+    thread.start()
+    done.wait()
   }
 
   @Test func everyTargetHasACorpusAndADictionaryOrNeedsNone() {
