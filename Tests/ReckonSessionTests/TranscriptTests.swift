@@ -97,7 +97,8 @@ import Testing
     ("sq", ["sqrt("]),
     ("2+sq", ["sqrt("]),
     ("(1+si", ["sin(", "sinh("]),
-    ("m", ["m+", "m-", "max(", "mc", "min(", "mr"]),
+    // The physical constants complete by their symbols (m_e, the electron's mass).
+    ("m", ["m+", "m-", "m_P", "m_d", "m_e", "m_n", "m_p", "m_u", "m_α", "m_μ", "m_τ", "max(", "mc", "min(", "mr"]),
     ("m+", ["m+"]),
     ("help t", ["tan", "tanh", "tip", "trunc"]),
     ("set d", ["digits"]),
@@ -115,11 +116,7 @@ import Testing
     ("st", ["stats"]),
     ("2 + qu", []),
     ("fu", ["full"]),
-    ("255 to h", ["hex"]),
-    ("255 to ", ["base", "bin", "fraction", "hex", "oct", "percent"]),
-    ("x = 2 to p", ["percent"]),
-    ("255 t", ["tan(", "tanh(", "tau", "to", "trunc("]),
-    ("t", ["tan(", "tanh(", "tau", "tip", "to", "trunc("]),
+    ("t", ["t_P", "tan(", "tanh(", "tau", "tip", "to", "trunc("]),
     ("set ", ["digits", "format", "rate", "separators", "tips"]),
     ("set f", ["format"]),
     ("set format ", ["auto", "eng", "fixed", "sci"]),
@@ -132,5 +129,28 @@ import Testing
     var session = testSession()
     _ = session.handle("price = 12")
     #expect(session.completions(for: text) == expected, "\(text)")
+  }
+
+  /// Where a unit goes (after a number, after `to`, `in` or `->`, after a unit's `/`), units
+  /// complete by their symbols and first names, beside what completes there anyway; nowhere
+  /// else do they.
+  @Test(arguments: [
+    ("255 to h", ["hex", "h", "hour", "hp"], ["hanoi"]),
+    ("255 to ", ["base", "bin", "fraction", "hex", "oct", "percent", "m", "USD", "°F"], ["tip"]),
+    ("x = 2 to p", ["percent", "pint", "psi"], ["price"]),
+    ("255 t", ["to", "tan(", "tau", "t", "tbsp", "turn"], []),
+    ("5 c", ["cup", "cd", "c", "cos("], []),
+    ("60 km/", ["h", "hour", "s"], []),
+    ("5 km in m", ["mi", "mile", "mph"], []),
+    ("5 km -> ", ["mi", "ft"], []),
+    ("x2 c", ["cos("], ["cup"]),
+    ("2 + cu", [], ["cup"]),
+  ])
+  func completesUnitsWhereAUnitGoes(_ text: String, _ present: [String], _ absent: [String]) {
+    var session = testSession()
+    _ = session.handle("price = 12")
+    let found = session.completions(for: text)
+    for name in present { #expect(found.contains(name), "\(text): no \(name)") }
+    for name in absent { #expect(!found.contains(name), "\(text): \(name)") }
   }
 }

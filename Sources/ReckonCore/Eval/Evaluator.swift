@@ -128,32 +128,31 @@ public struct Evaluator: Sendable {
 
   // MARK: Names
 
+  /// The names a calculation reads, and the one rule for what each means (`Names`).
+  public var names: Names { Names(units: units) }
+
   func lookUp(_ name: String, at span: SourceSpan, in env: Environment) throws(Diagnostic) -> Value {
-    if Environment.answerNames.contains(name) {
+    switch names.meaning(of: name, in: env) {
+    case .answer:
       guard let answer = env.answer else {
         throw Diagnostic(
           span.start == span.end ? "there is no previous result to continue from" : "there is no previous result yet",
           at: span, hint: "ans is the last result; calculate something first")
       }
       return answer
-    }
-    if let value = env.variables[name] { return value }
-    if let value = Builtins.constants[name] { return value }
-    if let term = units.term(named: name) { return .quantity(Quantity(.exact(.one), Unit(term))) }
-    if let constant = units.constant(named: name) { return .quantity(constant.value) }
-    if let f = Builtins.function(named: name) {
+    case .variable(let value), .constant(let value): return value
+    case .unit(let term): return .quantity(Quantity(.exact(.one), Unit(term)))
+    case .physicalConstant(let constant): return .quantity(constant.value)
+    case .function(let f):
       throw Diagnostic("\(name) is a function", at: span, hint: "call it with parentheses: \(f.usage)")
+    case nil: throw unknownName(name, at: span, in: env)
     }
-    throw unknownName(name, at: span, in: env)
   }
 
   /// The error for a name that means nothing: with the name it most likely is, and, for two
   /// units run together (`kmh`), the unit they make (`km/h`).
   func unknownName(_ name: String, at span: SourceSpan, in env: Environment) -> Diagnostic {
-    var guess = Suggestions.closest(to: name, in: Array(env.variables.keys) + Builtins.constantNames)
-    if guess == nil, !Diagnostic.isLong(name) { guess = units.runTogether(name) }
-    if guess == nil { guess = Suggestions.closest(to: name, in: Builtins.functionNames + ["ans"]) }
-    if guess == nil { guess = Suggestions.closest(to: name, in: units.allNames, maxDistance: 1) }
+    let guess = names.closest(to: name, in: env)
     return Diagnostic(
       "unknown name \(Diagnostic.quoted(name))" + (guess.map { "; did you mean '\($0)'?" } ?? ""), at: span,
       hint: "define it first, for example \(Diagnostic.isLong(name) ? "x" : name) = 5")
@@ -162,17 +161,16 @@ public struct Evaluator: Sendable {
   func call(
     _ name: String, nameSpan: SourceSpan, arguments: [Expr], span: SourceSpan, in env: Environment
   ) throws(Diagnostic) -> Value {
-    guard let function = Builtins.function(named: name) else {
-      // A variable or constant followed by "(": implicit multiplication, x(2) = x·2.
-      if Environment.answerNames.contains(name) || env.variables[name] != nil || Builtins.constants[name] != nil
-        || units.term(named: name) != nil || units.constant(named: name) != nil
-      {
+    let meaning = names.callee(name, in: env)
+    guard case .function(let function) = meaning else {
+      // A variable, constant or unit followed by "(": implicit multiplication, x(2) = x·2.
+      if meaning != nil {
         guard arguments.count == 1 else {
           throw Diagnostic("\(Diagnostic.quoted(name)) is not a function", at: nameSpan, hint: "write * to multiply")
         }
         return try multiply(lookUp(name, at: nameSpan, in: env), value(of: arguments[0], in: env), at: nameSpan)
       }
-      let guess = Suggestions.closest(to: name, in: Builtins.functionNames)
+      let guess = names.closestFunction(to: name)
       throw Diagnostic(
         "unknown function \(Diagnostic.quoted(name))" + (guess.map { "; did you mean '\($0)'?" } ?? ""), at: nameSpan,
         hint: "type 'help functions' for the list")

@@ -49,8 +49,7 @@ public struct CalculatorMode: Sendable {
       return nil
     }
     let word = String(String.UnicodeScalarView(scalars[start..<end]))
-    guard state.environment.variables[word] == nil, !Environment.answerNames.contains(word),
-      Builtins.constants[word] == nil, Builtins.function(named: word) == nil,
+    guard state.evaluator.names.meaning(of: word, in: state.environment) == nil,
       let guess = Suggestions.closest(to: word, in: Array(Commands.words)), let command = Commands.named(guess)
     else { return nil }
     return Diagnostic(
@@ -123,7 +122,7 @@ public struct CalculatorMode: Sendable {
       let (shownValue, text) = try CalculatorMode.shown(value, conversion, in: &state)
       return answer(shownValue, text: text, in: &state)
     case .assignment(let name, let span, let expr):
-      try CalculatorMode.checkAssignable(name, at: span)
+      try CalculatorMode.checkAssignable(name, at: span, in: state)
       let (value, text) = try CalculatorMode.shown(
         state.evaluator.evaluate(expr, in: state.environment), conversion, in: &state)
       let hides = CalculatorMode.hiddenName(name, in: state)
@@ -171,30 +170,14 @@ public struct CalculatorMode: Sendable {
   /// makes `m` 5 until `reset`, and the unit is still there under its other names.
   static func hiddenName(_ name: String, in state: SessionState) -> String? {
     guard state.environment.variables[name] == nil else { return nil }
-    let units = state.evaluator.units
-    if let term = units.term(named: name) {
-      let entry = units.units[Int(term.unit)]
-      let others = entry.names.filter { $0 != name }.prefix(2)
-      let other = term.prefix == 0 && !others.isEmpty ? " (still " + others.joined(separator: " or ") + ")" : ""
-      return "\(name) is your variable now, and hides the unit \(units.symbol(of: term))\(other) until reset"
-    }
-    if let constant = units.constant(named: name) {
-      return "\(name) is your variable now, and hides the constant \(constant.symbol) (\(constant.summary)) until reset"
-    }
-    return nil
+    return state.evaluator.names.hiddenBy(variable: name)
   }
 
-  /// Refuses names that already mean something else.
-  static func checkAssignable(_ name: String, at span: SourceSpan) throws(Diagnostic) {
-    if Environment.answerNames.contains(name) {
-      throw Diagnostic("'\(name)' is the last result and cannot be assigned", at: span, hint: "choose another name")
-    }
-    if Builtins.constants[name] != nil {
-      throw Diagnostic("'\(name)' is a constant and cannot be changed", at: span, hint: "choose another name")
-    }
-    if Builtins.function(named: name) != nil {
-      throw Diagnostic(
-        "'\(name)' is a function, so it cannot be a variable name", at: span, hint: "choose another name")
+  /// Refuses names that already mean something else: what `Names` refuses (the last result,
+  /// Reckon's constants, functions), and the session's own words (commands, `to`).
+  static func checkAssignable(_ name: String, at span: SourceSpan, in state: SessionState) throws(Diagnostic) {
+    if let refusal = state.evaluator.names.refusal(toAssign: name) {
+      throw Diagnostic(refusal, at: span, hint: "choose another name")
     }
     if Commands.words.contains(name) {
       throw Diagnostic("'\(name)' is a command, so it cannot be a variable name", at: span, hint: "choose another name")
@@ -225,18 +208,33 @@ extension CalculatorMode: Mode {
     {
       return own
     }
-    if words.last == "to" && words.first != "help" { return Conversion.Target.words }
-    var candidates: [String] = []
+    let names = state.evaluator.names
+    if ["to", "in", "->"].contains(words.last ?? "") && words.first != "help" {
+      return Conversion.Target.words + names.unitCompletions
+    }
+    // After a number, a unit is likely (5 k → km, kg…), but so is an operator's word (to).
+    var candidates = CalculatorMode.expectsUnit(after: before) ? names.unitCompletions : []
     if isFirstWord {
       candidates += Commands.all.flatMap { [$0.help.name] + $0.help.aliases.filter { $0.allSatisfy(\.isLetter) } }
     }
     // Functions complete with their "(", ready for the argument.
-    candidates += Builtins.functionNames.map { $0 + "(" } + Builtins.constantNames
-    candidates += state.environment.variables.keys
-    if state.environment.answer != nil { candidates.append("ans") }
+    candidates += names.completions(in: state.environment)
     candidates.append("to")  // 255 to hex; to hex alone converts ans
     return candidates
   }
 
   public var input: InputPolicy { InputPolicy(isCalculator: true) }
+
+  /// Whether the word being typed is where a unit goes: right after a number (`5 k`, `5k`)
+  /// or after a unit's `/` (`60 km/`).
+  static func expectsUnit(after before: String) -> Bool {
+    var scalars = Substring(before).unicodeScalars
+    while let last = scalars.last, last == " " { scalars.removeLast() }
+    guard let last = scalars.last else { return false }
+    if last == "/" { return before.unicodeScalars.contains { $0.properties.isAlphabetic } }
+    guard ("0"..."9").contains(last) else { return false }
+    // A digit that ends a name (x2) is no number.
+    while let c = scalars.last, ("0"..."9").contains(c) || c == "." || c == "_" { scalars.removeLast() }
+    return !(scalars.last.map { $0.properties.isAlphabetic } ?? false)
+  }
 }
