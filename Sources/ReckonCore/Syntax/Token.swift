@@ -74,7 +74,19 @@ public struct TokenList: Sendable {
 
   /// The text of the line at `span`.
   public func text(of span: SourceSpan) -> String {
-    String(String.UnicodeScalarView(scalars[min(span.start, scalars.count)..<min(span.end, scalars.count)]))
+    let range = min(span.start, scalars.count)..<min(span.end, scalars.count)
+    // Written as UTF-8 into the string's own storage: appending scalars to a
+    // String.UnicodeScalarView was a fifth of a conversion line's time.
+    return String(unsafeUninitializedCapacity: range.count * 4) { buffer in
+      var count = 0
+      for scalar in scalars[range] {
+        UTF8.encode(scalar) { byte in
+          buffer[count] = byte
+          count += 1
+        }
+      }
+      return count
+    }
   }
 
   /// The text of a name token (operator words included), nil for other tokens.

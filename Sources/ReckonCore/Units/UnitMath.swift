@@ -79,8 +79,17 @@ extension Evaluator {
     var result = Number.exact(.one)
     for i in 0..<Int(unit.count) {
       let term = unit[i]
-      let f = units.factor(of: term)
-      result = try multiply(result, power(f, .exact(Rational(Int(term.power))), at: span), at: span)
+      var f = units.factor(of: term)
+      let p = Int(term.power)
+      // Most terms are to the first power, and most factors exact: no general power then.
+      if p != 1 {
+        if case .exact(let r) = f, !r.isZero {
+          f = .exact(p > 0 ? r.power(p) : r.power(-p).reciprocal)
+        } else {
+          f = try power(f, .exact(Rational(p)), at: span)
+        }
+      }
+      result = i == 0 ? f : try multiply(result, f, at: span)
     }
     return result
   }
