@@ -53,7 +53,7 @@ ALLOWED_CLASHES = {"min", "in"}
 
 BASE_DIMENSIONS = ["length", "mass", "time", "current", "temperature", "amount",
                    "luminosity", "information", "money"]
-NAME_SPECIALS = "°'\"$€£¥%‰"
+NAME_SPECIALS = "°'\"$€£¥%‰℃℉"
 DIGITS = "0123456789"
 PI_DIGITS = Fraction("3.14159265358979323846264338327950288419716939937510582097494459")
 

@@ -3,6 +3,9 @@ public struct Lexer {
   let scalars: [Unicode.Scalar]
   var position = 0
   var numbers: [Rational] = []
+  /// Inside a superscript power (`m²`, `s⁻¹`): its caret has been given, its sign and digits
+  /// come next.
+  var inSuperscript = false
 
   /// The largest decimal exponent a literal may carry (`1e1000000`).
   public static let maxExponent = 1_000_000
@@ -45,6 +48,28 @@ public struct Lexer {
     let c = scalars[position]
     let kind: Token.Kind
     var index: Int32 = -1
+    if Lexer.superscriptDigit(c) != nil || c == "\u{207B}" {
+      // m² is m^2, s⁻¹ is s^-1: a caret (of no width), then the sign and the digits.
+      if !inSuperscript {
+        inSuperscript = true
+        return Token(.caret, SourceSpan(start, start))
+      }
+      if c == "\u{207B}" {
+        position += 1
+        return Token(.minus, SourceSpan(start, position))
+      }
+      var value = 0
+      while position < scalars.count, let digit = Lexer.superscriptDigit(scalars[position]), value < 100_000 {
+        value = value * 10 + digit
+        position += 1
+      }
+      inSuperscript = false
+      index = Int32(numbers.count)
+      numbers.append(Rational(value))
+      let spaceAfter = position < scalars.count && Lexer.isSpace(scalars[position])
+      return Token(.number, SourceSpan(start, position), spaceAfter: spaceAfter, index: index)
+    }
+    inSuperscript = false
     if Lexer.isDigit(c) || (c == "." && position + 1 < scalars.count && Lexer.isDigit(scalars[position + 1])) {
       index = Int32(numbers.count)
       numbers.append(try number())
@@ -348,11 +373,23 @@ public struct Lexer {
 
   @inline(__always) static func isNameContinue(_ c: Unicode.Scalar) -> Bool { isNameStart(c) || isDigit(c) }
 
+  /// The digit a superscript digit is (`²` is 2), nil for other characters.
+  static func superscriptDigit(_ c: Unicode.Scalar) -> Int? {
+    switch c.value {
+    case 0x2070: 0
+    case 0xB9: 1
+    case 0xB2: 2
+    case 0xB3: 3
+    case 0x2074...0x2079: Int(c.value - 0x2070)
+    default: nil
+    }
+  }
+
   /// Characters that are a name on their own, never part of a longer one: the arcminute and
   /// arcsecond (`'` `"`, and the primes `′` `″`), per mille `‰`, and currency symbols.
   static func isSymbolName(_ c: Unicode.Scalar) -> Bool {
     switch c {
-    case "'", "\"", "\u{2032}", "\u{2033}", "\u{2030}", "$": return true
+    case "'", "\"", "\u{2032}", "\u{2033}", "\u{2030}", "$", "\u{2103}", "\u{2109}": return true
     default: return c.value > 127 && c.properties.generalCategory == .currencySymbol
     }
   }

@@ -160,7 +160,11 @@ extension Unit: CustomStringConvertible {
     let above = list.filter { $0.power > 0 }.map { table.symbol(of: $0) + power(Int($0.power)) }
     let below = list.filter { $0.power < 0 }.map { table.symbol(of: $0) + power(-Int($0.power)) }
     if above.isEmpty && below.isEmpty { return "" }
-    let top = above.isEmpty ? "1" : above.joined(separator: "·")
+    // Only negative powers: s⁻¹, kg⁻¹·m⁻³ (a leading "1/" would not read back after a number).
+    if above.isEmpty {
+      return list.map { table.symbol(of: $0) + power(Int($0.power)) }.joined(separator: "·")
+    }
+    let top = above.joined(separator: "·")
     if below.isEmpty { return top }
     return top + "/" + (below.count == 1 ? below[0] : "(" + below.joined(separator: "·") + ")")
   }
