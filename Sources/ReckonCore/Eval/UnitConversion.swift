@@ -56,7 +56,7 @@ extension Evaluator {
 
   /// Whether a unit holds an angle (rad, °, turn…).
   func hasAngle(_ unit: Unit) -> Bool {
-    unit.termList.contains { units.units[Int($0.unit)].kind == "angle" }
+    (0..<Int(unit.count)).contains { units.isAngle[Int(unit[$0].unit)] }
   }
 
   /// What a unit could be converted to, for an error's hint.

@@ -91,10 +91,12 @@ public struct NumberFormatter: Sendable {
   /// A number's text and a unit written as `text` (`L/100km`), the note on the number last.
   public static func withUnit(_ number: String, text unitText: String) -> String {
     let suffix = (attached.contains(unitText) ? "" : " ") + unitText
-    if let open = number.firstIndex(of: "("), open > number.startIndex,
-      number[number.index(before: open)] == " "
+    // (By bytes: a Character search breaks the text into graphemes, 4,000 instructions a line.)
+    let bytes = number.utf8
+    if let open = bytes.firstIndex(of: UInt8(ascii: "(")), open > bytes.startIndex,
+      bytes[bytes.index(before: open)] == UInt8(ascii: " ")
     {
-      return String(number[..<number.index(before: open)]) + suffix + " " + number[open...]
+      return String(number[..<bytes.index(before: open)]) + suffix + " " + number[open...]
     }
     return number + suffix
   }

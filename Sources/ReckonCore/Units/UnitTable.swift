@@ -73,6 +73,8 @@ public final class UnitTable: Sendable {
   let prefixByName: [String: Int]
   /// The most scalars a prefix's name has (`da`, `Ki`: 2).
   let longestPrefix: Int
+  /// Whether each unit (by index) is an angle's: asked for every conversion.
+  let isAngle: [Bool]
   let constantByName: [String: Int]
 
   /// The built-in table, read on first use.
@@ -99,6 +101,7 @@ public final class UnitTable: Sendable {
     unitByName = reader.unitByName
     prefixByName = reader.prefixByName
     longestPrefix = reader.prefixByName.keys.map(\.unicodeScalars.count).max() ?? 0
+    isAngle = reader.units.map { $0.kind == "angle" }
     constantByName = reader.constantByName
   }
 
