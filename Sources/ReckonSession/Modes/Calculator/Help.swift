@@ -10,6 +10,8 @@ public enum Help {
   /// Help for a topic, a command or a function; the overview when `topic` is nil.
   public static func text(for topic: String?) -> [String] {
     guard let topic else { return [overview] }
+    // "units" is a topic (how to calculate with units) and a command (the table): both.
+    if topic == "units", let command = Commands.named(topic) { return [units, command.help.text] }
     if let command = Commands.named(topic) { return [command.help.text] }
     if let f = Builtins.function(named: topic) { return ["\(f.usage)\n  \(f.summary)"] }
     switch topic {

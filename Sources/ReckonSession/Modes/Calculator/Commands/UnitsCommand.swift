@@ -9,7 +9,6 @@ struct UnitsCommand: Command {
       units          every dimension (length, mass, speed…) and its units' count
       units length   the units of length: each with its other names and what it is
       units angle    also ratio, money (the currencies), temperature…
-      help units says how to calculate with them.
       """)
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
