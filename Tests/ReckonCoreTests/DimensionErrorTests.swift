@@ -49,3 +49,32 @@ import Testing
     }
   }
 }
+
+/// Each function treats units as its entry in `Builtins` says (`Builtins.Units`).
+@Suite struct FunctionUnitTests {
+  @Test(arguments: [
+    ("sqrt(9 m^2)", "3 m"), ("cbrt(27 m^3)", "3 m"), ("abs(-3 m)", "3 m"), ("round(2.54 cm, 1)", "2.5 cm"),
+    ("floor(2.7 kg)", "2 kg"), ("max(1 m, 2 ft)", "1 m"), ("min(1 m, 2 ft)", "0.6096 m"), ("sin(30°)", "0.5"),
+    ("round(37.5%)", "0"), ("ln(5 m)", "error"), ("sqrt(2 m)", "error"), ("max(1 m, 2 s)", "error"),
+  ])
+  func followsItsRule(_ source: String, _ expected: String) throws {
+    let evaluator = Evaluator()
+    let shown: String
+    do throws(Diagnostic) {
+      shown = NumberFormatter().format(try evaluator.evaluate(Parser.parseExpression(source), in: Environment()))
+    } catch {
+      shown = "error"
+    }
+    #expect(shown == expected, "\(source)")
+  }
+
+  @Test func everyFunctionWithAUnitRuleSaysSoInItsHelp() {
+    for function in Builtins.functions {
+      #expect((function.units == .plain) == (function.units.help == nil), "\(function.name)")
+    }
+    #expect(
+      Builtins.functions.filter { $0.units != .plain }.map(\.name) == [
+        "sqrt", "cbrt", "abs", "round", "floor", "ceil", "trunc", "min", "max",
+      ])
+  }
+}

@@ -7,6 +7,41 @@ public enum Builtins {
     public let arity: ClosedRange<Int>
     public let usage: String
     public let summary: String
+    /// How it treats a quantity with a unit.
+    public let units: Units
+
+    init(name: String, arity: ClosedRange<Int>, usage: String, summary: String, units: Units = .plain) {
+      self.name = name
+      self.arity = arity
+      self.usage = usage
+      self.summary = summary
+      self.units = units
+    }
+  }
+
+  /// How a function treats quantities with units: the one place it is said (`Functions`
+  /// applies it, `help` shows it).
+  public enum Units: Sendable, Equatable {
+    /// Takes plain numbers: an angle is its radians (sin(30°)), a ratio its number
+    /// (ln(50%)); a length or any other dimension is an error.
+    case plain
+    /// A root: of a unit whose powers it divides (sqrt(9 m²) is 3 m), or of a plain number.
+    case root(Int)
+    /// Keeps the first argument's unit: abs(-3 m) is 3 m, round(2.54 cm, 1) is 2.5 cm (a
+    /// ratio rounds as its number: round(37.5%) is 0).
+    case keepsUnit
+    /// All of one dimension, the result in the first's unit: max(1 m, 2 ft) is 1 m.
+    case sameDimension
+
+    /// The rule as help says it; nil for plain numbers.
+    public var help: String? {
+      switch self {
+      case .plain: nil
+      case .root: "with units: of a unit whose powers it divides, sqrt(9 m²) is 3 m"
+      case .keepsUnit: "with units: in the first argument's unit, abs(-3 m) is 3 m"
+      case .sameDimension: "with units: of one dimension, in the first's unit, max(1 m, 2 ft) is 1 m"
+      }
+    }
   }
 
   /// Constants by every name they answer to: π, e and τ are kept exactly (as multiples of
@@ -22,17 +57,22 @@ public enum Builtins {
   public static let constantNames = ["pi", "π", "e", "tau", "τ", "phi", "φ"]
 
   public static let functions: [Function] = [
-    Function(name: "sqrt", arity: 1...1, usage: "sqrt(x)", summary: "square root; exact for perfect squares"),
-    Function(name: "cbrt", arity: 1...1, usage: "cbrt(x)", summary: "cube root (of any sign); exact for perfect cubes"),
-    Function(name: "abs", arity: 1...1, usage: "abs(x)", summary: "absolute value"),
+    Function(
+      name: "sqrt", arity: 1...1, usage: "sqrt(x)", summary: "square root; exact for perfect squares", units: .root(2)),
+    Function(
+      name: "cbrt", arity: 1...1, usage: "cbrt(x)", summary: "cube root (of any sign); exact for perfect cubes",
+      units: .root(3)),
+    Function(name: "abs", arity: 1...1, usage: "abs(x)", summary: "absolute value", units: .keepsUnit),
     Function(
       name: "round", arity: 1...2, usage: "round(x[, n])",
-      summary: "round to n decimals (default 0), halves away from zero"),
-    Function(name: "floor", arity: 1...1, usage: "floor(x)", summary: "largest integer not above x"),
-    Function(name: "ceil", arity: 1...1, usage: "ceil(x)", summary: "smallest integer not below x"),
-    Function(name: "trunc", arity: 1...1, usage: "trunc(x)", summary: "x without its fraction (toward zero)"),
-    Function(name: "min", arity: 1...1000, usage: "min(x, y, …)", summary: "smallest argument"),
-    Function(name: "max", arity: 1...1000, usage: "max(x, y, …)", summary: "largest argument"),
+      summary: "round to n decimals (default 0), halves away from zero", units: .keepsUnit),
+    Function(name: "floor", arity: 1...1, usage: "floor(x)", summary: "largest integer not above x", units: .keepsUnit),
+    Function(name: "ceil", arity: 1...1, usage: "ceil(x)", summary: "smallest integer not below x", units: .keepsUnit),
+    Function(
+      name: "trunc", arity: 1...1, usage: "trunc(x)", summary: "x without its fraction (toward zero)", units: .keepsUnit
+    ),
+    Function(name: "min", arity: 1...1000, usage: "min(x, y, …)", summary: "smallest argument", units: .sameDimension),
+    Function(name: "max", arity: 1...1000, usage: "max(x, y, …)", summary: "largest argument", units: .sameDimension),
     Function(name: "ln", arity: 1...1, usage: "ln(x)", summary: "natural logarithm"),
     Function(
       name: "log", arity: 1...2, usage: "log(x[, base])",

@@ -8,7 +8,6 @@
 /// or a rational multiple of π), approximated with MPFR to any precision where it is not.
 enum Functions {
   /// `name` applied to the values of `arguments`: the place where a function meets values.
-  /// (Every function takes plain numbers for now; the unit-aware ones come with the units.)
   static func apply(
     _ name: String, _ values: [Value], arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
   ) throws(Diagnostic) -> Value {
@@ -27,23 +26,24 @@ enum Functions {
     return .number(try apply(name, numbers, arguments: arguments, nameSpan: nameSpan, evaluator: evaluator))
   }
 
-  /// The functions that keep a quantity's unit, applied to a quantity that has one: roots
-  /// (of units whose powers they divide: √(9 m²) is 3 m), abs and the roundings (in the unit
-  /// the quantity is in), min and max (of quantities of one dimension, in the first's unit).
-  /// Nil for every other case: those take plain numbers (an angle in radians, a ratio as its
-  /// number).
+  /// A function applied to a quantity that has a unit, as its `Builtins.Units` rule says:
+  /// roots of units whose powers they divide (√(9 m²) is 3 m), abs and the roundings in the
+  /// unit the quantity is in, min and max of one dimension in the first's unit. Nil for the
+  /// functions of plain numbers (an angle in radians, a ratio as its number).
   static func withUnits(
     _ name: String, _ values: [Value], arguments: [Expr], nameSpan: SourceSpan, evaluator: Evaluator
   ) throws(Diagnostic) -> Value? {
-    guard let first = values.first?.quantity, !first.unit.isNone else { return nil }
+    guard let first = values.first?.quantity, !first.unit.isNone, let function = Builtins.function(named: name)
+    else { return nil }
     let units = evaluator.units
     let span = arguments[0].span
-    switch name {
-    case "sqrt", "cbrt":
-      let n = name == "sqrt" ? 2 : 3
+    switch function.units {
+    case .plain:
+      return nil
+    case .root(let n):
       if units.dimension(of: first.unit).isNone && units.kind(of: first.unit) != "angle" { return nil }
       return try evaluator.power(values[0], .rational(Rational(1, Int64(n))), at: span)
-    case "abs", "round", "floor", "ceil", "trunc":
+    case .keepsUnit:
       // A ratio is its number (round(37.5%) is 0); other units are rounded in the unit shown.
       if units.kind(of: first.unit) == "ratio" && name != "abs" { return nil }
       if units.scale(of: first.unit) != nil && name == "abs" {
@@ -56,7 +56,7 @@ enum Functions {
       let number = try apply(
         name, [first.number] + rest, arguments: arguments, nameSpan: nameSpan, evaluator: evaluator)
       return .quantity(Quantity(number, first.unit))
-    case "min", "max":
+    case .sameDimension:
       var best = first
       for (value, argument) in zip(values, arguments).dropFirst() {
         let q = try evaluator.quantity(value, at: argument.span)
@@ -68,8 +68,6 @@ enum Functions {
       }
       return .quantity(
         best.unit == first.unit ? best : Quantity(try evaluator.convert(best, to: first.unit, at: span), first.unit))
-    default:
-      return nil
     }
   }
 

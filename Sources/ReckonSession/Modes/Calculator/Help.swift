@@ -13,7 +13,9 @@ public enum Help {
     // "units" is a topic (how to calculate with units) and a command (the table): both.
     if topic == "units", let command = Commands.named(topic) { return [units, command.help.text] }
     if let command = Commands.named(topic) { return [command.help.text] }
-    if let f = Builtins.function(named: topic) { return ["\(f.usage)\n  \(f.summary)"] }
+    if let f = Builtins.function(named: topic) {
+      return ["\(f.usage)\n  \(f.summary)" + (f.units.help.map { "\n  " + $0 } ?? "")]
+    }
     switch topic {
     case "pi", "π":
       return ["pi (also π) ≈ 3.141592654, kept exact: sin(pi) is 0, (3pi)/(2pi) is 1.5."]
