@@ -100,7 +100,7 @@ public final class UnitTable: Sendable {
     problems = reader.problems
     unitByName = reader.unitByName
     prefixByName = reader.prefixByName
-    longestPrefix = reader.prefixByName.keys.map(\.unicodeScalars.count).max() ?? 0
+    longestPrefix = reader.longestPrefix
     isAngle = reader.units.map { $0.kind == "angle" }
     constantByName = reader.constantByName
   }
@@ -110,9 +110,18 @@ public final class UnitTable: Sendable {
   /// The unit a name means: a unit's own name (`min`, `Pa`, `ft`), else a prefix and the name
   /// of a unit that takes it (`km`, `MiB`, `µs`); nil when it is no unit.
   public func term(named name: String) -> Unit.Term? {
+    UnitTable.term(
+      named: name, units: units, unitByName: unitByName, prefixByName: prefixByName, longestPrefix: longestPrefix)
+  }
+
+  /// The rule for a unit's name, the table's and its definitions' alike: a unit's own name,
+  /// else a prefix of one to `longestPrefix` scalars and a unit that takes it. Each split of
+  /// the name's head is looked up (the longest that works wins: `dam` is decametres, not
+  /// deci-am), not every prefix tried.
+  static func term(
+    named name: String, units: [Entry], unitByName: [String: Int], prefixByName: [String: Int], longestPrefix: Int
+  ) -> Unit.Term? {
     if let index = unitByName[name] { return Unit.Term(unit: UInt16(index), prefix: 0, power: 1) }
-    // A prefix is one to `longestPrefix` scalars: each split of the name's head is looked up
-    // (the longest that works wins: `dam` is decametres, not deci-am), not every prefix tried.
     let scalars = name.unicodeScalars
     var best: Unit.Term?
     var cut = scalars.startIndex
@@ -172,14 +181,7 @@ public final class UnitTable: Sendable {
 
   /// A term's factor: its prefix's and its unit's (for a scale, the size of its degree).
   public func factor(of term: Unit.Term) -> Number {
-    let unit = units[Int(term.unit)].factor
-    guard term.prefix != 0 else { return unit }
-    let prefix = prefixes[Int(term.prefix) - 1].factor
-    switch unit {
-    case .exact(let r): return .exact(r * prefix)
-    case .multiple(let r, let c): return .product(r * prefix, c)
-    case .approx(let x): return .approx(x * Real.rational(prefix))
-    }
+    Reader.factor(of: term, units: units, prefixes: prefixes)
   }
 }
 
@@ -195,6 +197,8 @@ extension UnitTable {
     var problems: [String] = []
     var unitByName: [String: Int] = [:]
     var prefixByName: [String: Int] = [:]
+    /// The most scalars a prefix's name has so far.
+    var longestPrefix = 0
     var constantByName: [String: Int] = [:]
     var file = ""
 
@@ -368,7 +372,10 @@ extension UnitTable {
       guard kind == "si" || kind == "binary" else { return problem(number, "a prefix is si or binary") }
       guard prefixes.count < 64 else { return problem(number, "more than 64 prefixes") }
       for name in names where !claim(name, number, prefix: true) { return }
-      for name in names { prefixByName[name] = prefixes.count }
+      for name in names {
+        prefixByName[name] = prefixes.count
+        longestPrefix = max(longestPrefix, name.unicodeScalars.count)
+      }
       prefixes.append(
         Prefix(symbol: names[0], names: names, factor: factor, isBinary: kind == "binary", source: String(fields[1])))
     }
@@ -583,13 +590,8 @@ struct DefinitionEvaluator {
   }
 
   func term(named name: String) -> Unit.Term? {
-    if let index = reader.unitByName[name] { return Unit.Term(unit: UInt16(index), prefix: 0, power: 1) }
-    for (prefixName, p) in reader.prefixByName where name.hasPrefix(prefixName) {
-      let rest = String(name.dropFirst(prefixName.count))
-      if let index = reader.unitByName[rest], reader.units[index].prefixMask & (1 << UInt64(p)) != 0 {
-        return Unit.Term(unit: UInt16(index), prefix: UInt8(p + 1), power: 1)
-      }
-    }
-    return nil
+    UnitTable.term(
+      named: name, units: reader.units, unitByName: reader.unitByName, prefixByName: reader.prefixByName,
+      longestPrefix: reader.longestPrefix)
   }
 }
