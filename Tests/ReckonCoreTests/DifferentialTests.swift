@@ -79,14 +79,17 @@ import Testing
 
   /// Runs the generator and returns its output.
   static func generateCases(python: URL) throws -> String {
+    try runScript("differential.py", ["--count", String(count), "--seed", String(seed)], python: python)
+  }
+
+  /// Runs `scripts/NAME` with `python` and returns what it printed; a failure stops the test
+  /// with what the script wrote on its error stream.
+  static func runScript(_ name: String, _ arguments: [String], python: URL) throws -> String {
     let root = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let process = Process()
     process.executableURL = python
-    process.arguments = [
-      root.appendingPathComponent("scripts/differential.py").path,
-      "--count", String(count), "--seed", String(seed),
-    ]
+    process.arguments = [root.appendingPathComponent("scripts/\(name)").path] + arguments
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
@@ -95,7 +98,7 @@ import Testing
     let data = output.fileHandleForReading.readDataToEndOfFile()
     let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "scripts/differential.py failed:\n\(errorText)")
+    try #require(process.terminationStatus == 0, "scripts/\(name) failed:\n\(errorText)")
     return String(decoding: data, as: UTF8.self)
   }
 

@@ -22,29 +22,14 @@ import Testing
       Issue.record("GNU units was not found on the PATH: scripts/deps test installs it (Debian's units)")
       return
     }
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let process = Process()
-    process.executableURL = python
-    process.arguments = [
-      root.appendingPathComponent("scripts/units-table.py").path, "--gnu-units-cases", String(Self.count),
-      "--seed", String(Self.seed),
-    ]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "scripts/units-table.py failed:\n\(errorText)")
+    let output = try DifferentialTests.runScript(
+      "units-table.py", ["--gnu-units-cases", String(Self.count), "--seed", String(Self.seed)], python: python)
 
     var mismatches: [String] = []
     var checked = 0
     var dimensions: Set<String> = []
     let evaluator = Evaluator()
-    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+    for line in output.split(separator: "\n") {
       let fields = line.split(separator: "\t").map(String.init)
       guard fields.count == 3 else { continue }
       checked += 1
