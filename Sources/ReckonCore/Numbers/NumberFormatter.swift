@@ -90,7 +90,7 @@ public struct NumberFormatter: Sendable {
 
   /// A number's text and a unit written as `text` (`L/100km`), the note on the number last.
   public static func withUnit(_ number: String, text unitText: String) -> String {
-    let suffix = (attached.contains(unitText) ? "" : " ") + unitText
+    let suffix = (isAttached(unitText) ? "" : " ") + unitText
     // (By bytes: a Character search breaks the text into graphemes, 4,000 instructions a line.)
     let bytes = number.utf8
     if let open = bytes.firstIndex(of: UInt8(ascii: "(")), open > bytes.startIndex,
@@ -106,7 +106,16 @@ public struct NumberFormatter: Sendable {
   static func suffix(_ unit: Unit) -> String {
     if unit.isNone { return "" }
     let text = unit.description
-    return (attached.contains(text) ? "" : " ") + text
+    return (isAttached(text) ? "" : " ") + text
+  }
+
+  /// Whether a unit's text sits on the number (`attached`). Most units start with a letter,
+  /// and those are told by one byte before the set is hashed.
+  static func isAttached(_ text: String) -> Bool {
+    guard let first = text.utf8.first,
+      first == UInt8(ascii: "%") || first == UInt8(ascii: "'") || first == UInt8(ascii: "\"") || first >= 0xC0
+    else { return false }
+    return attached.contains(text)
   }
 
   /// Unit symbols written against the number, with no space.

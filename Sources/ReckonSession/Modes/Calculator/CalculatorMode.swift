@@ -2,6 +2,9 @@ import ReckonCore
 
 /// The calculator: expressions, assignments, `ans` continuation and the calculator commands.
 public struct CalculatorMode: Sendable {
+  /// The shapes of conversion lines learnt this session (`5 km to mi`), answered in one pass.
+  var conversions = QuickConversions()
+
   public init() {}
 
   /// Handles a line: a command (whose mode's folder reads and runs it), or an expression.
@@ -57,11 +60,23 @@ public struct CalculatorMode: Sendable {
       hint: "\(command.help.usage): \(command.help.summary)")
   }
 
-  func evaluate(_ line: String, in state: inout SessionState) throws(Diagnostic) -> Reply {
-    // Plain arithmetic (most of a piped batch) needs no tokens or tree; anything else, and
-    // every error, takes the full path below.
+  mutating func evaluate(_ line: String, in state: inout SessionState) throws(Diagnostic) -> Reply {
+    // Plain arithmetic (most of a piped batch) needs no tokens or tree, nor does a conversion
+    // of a shape seen before; anything else, and every error, takes the full path below.
     if let value = QuickEvaluator.value(of: line, evaluator: state.evaluator) { return answer(value, in: &state) }
-    return try run(Parser.parseLine(line, maxExponent: state.digitLimit), in: &state)
+    if let (q, unitText) = conversions.answer(line, evaluator: state.evaluator, in: state.environment) {
+      state.readSettings()
+      let text = ReckonCore.NumberFormatter.withUnit(state.formatter.format(q.number), text: unitText)
+      return answer(.quantity(q), text: text, in: &state)
+    }
+    let statement = try Parser.parseLine(line, maxExponent: state.digitLimit)
+    let reply = try run(statement, in: &state)
+    if case .converted = statement {
+      conversions.learn(
+        line, statement: statement, answer: state.environment.answer, evaluator: state.evaluator,
+        in: state.environment)
+    }
+    return reply
   }
 
   /// Evaluates a parsed line: prints its value (converted, for `… to hex`), makes it the last
