@@ -413,36 +413,42 @@ struct FileSignature: Equatable {
   }
 }
 
-/// The damaged files the page reader has read, kept open until the process ends: closing a
-/// descriptor of a file cancels every POSIX lock this process holds on it, SQLite's included
-/// (a connection to the damaged file, here or in another store of this process, would lose
-/// its lock without knowing it).
+/// The files the page reader has read (damaged ones, and the settings at start-up), kept open
+/// until the process ends: closing a descriptor of a file cancels every POSIX lock this
+/// process holds on it, SQLite's included (a connection to the file, here or in another store
+/// of this process, would lose its lock without knowing it).
 enum KeptOpen {
-  private static let descriptors = Mutex<[String: Int32]>([:])
+  /// A file by its device and inode, and the descriptor kept of it. (A list, not a dictionary:
+  /// it is short, and a dictionary's first use costs start-up 0.1 million instructions.)
+  struct File {
+    var device: UInt64
+    var inode: UInt64
+    var fd: Int32
+  }
+
+  private static let descriptors = Mutex<[File]>([])
 
   /// A descriptor of the file now at `path` (read-only), opened once per file.
   static func descriptor(_ path: String) -> Int32? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    let key = "\(info.st_dev):\(info.st_ino)"
-    return descriptors.withLock { (kept: inout [String: Int32]) -> Int32? in
-      if let fd = kept[key] { return fd }
+    return descriptors.withLock { (kept: inout [File]) -> Int32? in
+      if let file = kept.first(where: { $0.device == info.st_dev && $0.inode == info.st_ino }) { return file.fd }
       // Those of files deleted since (a process that salvages many: the tests) are closed:
       // no one can open such a file any more, so no lock on it matters.
       if kept.count >= 64 {
-        for (name, fd) in kept {
+        kept.removeAll { file in
           var gone = stat()
-          if fstat(fd, &gone) == 0 && gone.st_nlink == 0 {
-            close(fd)
-            kept[name] = nil
-          }
+          guard fstat(file.fd, &gone) == 0 && gone.st_nlink == 0 else { return false }
+          close(file.fd)
+          return true
         }
       }
       let fd = open(path, O_RDONLY | O_CLOEXEC)
       guard fd >= 0 else { return nil }
       var opened = stat()
       guard fstat(fd, &opened) == 0 else { return fd }  // (kept open all the same)
-      kept["\(opened.st_dev):\(opened.st_ino)"] = fd
+      kept.append(File(device: UInt64(opened.st_dev), inode: UInt64(opened.st_ino), fd: fd))
       return fd
     }
   }

@@ -9,14 +9,20 @@ import SQLite
 /// these names, in a `grdb_migrations` table: `formerVersion` counts them, and migrating goes
 /// on from there (the table is left as it is).
 enum Schema {
+  /// The settings' table as created (and as `sqlite_master` keeps it): the start-up read
+  /// finds its rows in the file's pages only while the table is still this one.
+  static let settingTable = """
+    CREATE TABLE "setting" ("profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, \
+    "key" TEXT NOT NULL, "value" TEXT NOT NULL, PRIMARY KEY ("profile", "key"))
+    """
+
   static let migrator = Migrator(
     [
       .init("v1: profiles, settings, answers, fact states") { (db) throws(SQLiteError) in
         try db.execute(
           """
           CREATE TABLE "profile" ("name" TEXT PRIMARY KEY NOT NULL, "createdAt" INTEGER NOT NULL);
-          CREATE TABLE "setting" ("profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, \
-          "key" TEXT NOT NULL, "value" TEXT NOT NULL, PRIMARY KEY ("profile", "key"));
+          \(settingTable);
           CREATE TABLE "answer" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
           "profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, "mode" TEXT NOT NULL, \
           "item" TEXT NOT NULL, "given" TEXT NOT NULL, "correct" BOOLEAN NOT NULL, "milliseconds" INTEGER NOT NULL, \
