@@ -45,12 +45,9 @@ final class DatabaseFile {
     let fileSize = Int(info.st_size)
     var header = [UInt8](repeating: 0, count: 100)
     guard DatabaseFile.read(fd, into: &header, at: 0) == 100 else { return nil }
-    let magic = Array("SQLite format 3".utf8) + [0]
     let stated = DatabaseFile.pageSize(UInt32(header[16]) << 8 | UInt32(header[17]))
     let reserved = Int(header[20])
-    let valid =
-      header[0..<16].elementsEqual(magic) && stated != nil && header[21] == 64 && header[22] == 32
-      && header[23] == 32 && reserved < 32 && (header[56] == 0 || header[56] == 1)
+    let valid = DatabaseFile.validHeader(header) != nil
     let wal = DatabaseFile.readWAL(path + "-wal", stop: stop)
     // The page size: the header's if it holds, else the WAL's, else the first of the usual
     // ones under which the first page reads as a b-tree page.
@@ -103,6 +100,17 @@ final class DatabaseFile {
     partialBytes = cut
     freelistTrunk = headerIsValid ? DatabaseFile.int(header, 32) : 0
     userVersion = headerIsValid ? Int32(bitPattern: UInt32(DatabaseFile.int(header, 60))) : nil
+  }
+
+  /// The page size and reserved bytes a database header states, when its first 100 bytes
+  /// are as SQLite writes them (the magic string, a page size, the payload fractions, UTF-8
+  /// text); nil otherwise.
+  static func validHeader(_ header: [UInt8]) -> (pageSize: Int, reserved: Int)? {
+    guard header.count >= 100, header[0..<16].elementsEqual("SQLite format 3\0".utf8),
+      let size = pageSize(UInt32(header[16]) << 8 | UInt32(header[17])), header[20] < 32, header[21] == 64,
+      header[22] == 32, header[23] == 32, header[56] == 0 || header[56] == 1
+    else { return nil }
+    return (size, Int(header[20]))
   }
 
   /// Page `number` (from 1), as SQLite would read it now; nil past the end of the file.
@@ -376,26 +384,10 @@ extension DatabaseFile {
     values.reserveCapacity(types.count)
     var at = headerSize
     for type in types {
-      let length: Int
-      switch type {
-      case 0, 8, 9: length = 0
-      case 1, 2, 3, 4: length = Int(type)
-      case 5: length = 6
-      case 6, 7: length = 8
-      case 10, 11: return nil
-      default:
-        guard type >= 12, type < Int64(payload.count) * 2 + 14 else { return nil }
-        length = Int((type - 12) / 2)
-      }
-      guard at + length <= payload.count else { return nil }
+      guard let length = serialLength(type, limit: payload.count), at + length <= payload.count else { return nil }
       switch type {
       case 0: values.append(.null)
-      case 8: values.append(.integer(0))
-      case 9: values.append(.integer(1))
-      case 1...6:
-        var n: Int64 = payload[at] & 0x80 != 0 ? -1 : 0
-        for byte in payload[at..<(at + length)] { n = n << 8 | Int64(byte) }
-        values.append(.integer(n))
+      case 8, 9, 1...6: values.append(.integer(integer(payload, type: type, at: at)))
       case 7:
         var bits: UInt64 = 0
         for byte in payload[at..<(at + 8)] { bits = bits << 8 | UInt64(byte) }
@@ -407,5 +399,29 @@ extension DatabaseFile {
       at += length
     }
     return at == payload.count ? values : nil
+  }
+
+  /// How many bytes a record's value of serial `type` takes; nil for a type SQLite never
+  /// writes, or text or a blob longer than `limit`.
+  static func serialLength(_ type: Int64, limit: Int) -> Int? {
+    switch type {
+    case 0, 8, 9: return 0
+    case 1, 2, 3, 4: return Int(type)
+    case 5: return 6
+    case 6, 7: return 8
+    case 10, 11: return nil
+    default:
+      guard type >= 12, type < Int64(limit) * 2 + 14 else { return nil }
+      return Int((type - 12) / 2)
+    }
+  }
+
+  /// The integer of serial `type` (1 to 6, 8 or 9) at `at`: big-endian, two's complement.
+  static func integer(_ bytes: [UInt8], type: Int64, at: Int) -> Int64 {
+    if type == 8 || type == 9 { return type - 8 }
+    let length = serialLength(type, limit: 0) ?? 0
+    var n: Int64 = bytes[at] & 0x80 != 0 ? -1 : 0
+    for byte in bytes[at..<(at + length)] { n = n << 8 | Int64(byte) }
+    return n
   }
 }

@@ -417,8 +417,12 @@ public final class SQLiteStore: Store, Sendable {
   }
 
   static func settings(from statement: SQLite.Statement) throws(SQLiteError) -> SavedSettings {
-    let rows = try statement.all { (row) throws(SQLiteError) in (try row[0] as String, try row[1] as String) }
-    return SavedSettings(rows, uniquingKeysWith: { $1 })
+    var settings = SavedSettings()
+    for (key, value) in try statement.all({ (row) throws(SQLiteError) in (try row[0] as String, try row[1] as String) })
+    {
+      settings[key] = value
+    }
+    return settings
   }
 
   // MARK: Store
