@@ -204,7 +204,7 @@ let interruptSeen = Atomic<Bool>(false)
     #expect(written.count >= 1, "the first copy holds no lock")
     #expect(refused >= 1, "the second copy holds the lock")
     let saved = try SQLiteStore.open(path: path).settings(profile: "bob")
-    #expect(Set(saved.list.map(\.key)) == Set(written))
+    #expect(Set(saved.keys) == Set(written))
   }
 
   /// A salvage killed while it moved the files left the damaged file with a second name, its

@@ -7,17 +7,15 @@ public protocol SettingsStore {
   func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError)
 }
 
-/// Settings as the store keeps them: text by name (`digits` → `20`), each name once. A short
-/// list, not a dictionary: the first `Dictionary` a process makes costs the Swift runtime a
-/// scan of every protocol conformance in the binary, 0.1 ms of a start-up that reads them.
+/// Settings as the store keeps them: text by name (`digits` → `20`), each name once. Two
+/// short lists of strings, not a dictionary nor a list of pairs: the first `Dictionary` a
+/// process makes costs the Swift runtime a scan of every protocol conformance in the binary,
+/// and each generic type met for the first time (an array of pairs) 10,000 instructions, of
+/// a start-up that reads the settings.
 public struct SavedSettings: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-  public struct Setting: Sendable, Equatable {
-    public var key: String
-    public var value: String
-  }
-
-  /// The settings, in the order they were set.
-  public private(set) var list: [Setting] = []
+  /// The names, in the order they were set, and each one's text.
+  public private(set) var keys: [String] = []
+  private var values: [String] = []
 
   public init() {}
 
@@ -27,23 +25,26 @@ public struct SavedSettings: Sendable, Equatable, ExpressibleByDictionaryLiteral
 
   /// The text saved under `key`; setting nil removes it.
   public subscript(key: String) -> String? {
-    get { list.first { $0.key == key }?.value }
+    get { keys.firstIndex(of: key).map { values[$0] } }
     set {
-      let index = list.firstIndex { $0.key == key }
-      switch (index, newValue) {
-      case (let i?, let value?): list[i].value = value
-      case (let i?, nil): list.remove(at: i)
-      case (nil, let value?): list.append(Setting(key: key, value: value))
+      switch (keys.firstIndex(of: key), newValue) {
+      case (let i?, let value?): values[i] = value
+      case (let i?, nil):
+        keys.remove(at: i)
+        values.remove(at: i)
+      case (nil, let value?):
+        keys.append(key)
+        values.append(value)
       case (nil, nil): break
       }
     }
   }
 
-  public var isEmpty: Bool { list.isEmpty }
-  public var count: Int { list.count }
+  public var isEmpty: Bool { keys.isEmpty }
+  public var count: Int { keys.count }
 
   /// The same names with the same texts, in any order.
   public static func == (a: SavedSettings, b: SavedSettings) -> Bool {
-    a.count == b.count && a.list.allSatisfy { b[$0.key] == $0.value }
+    a.count == b.count && a.keys.indices.allSatisfy { b[a.keys[$0]] == a.values[$0] }
   }
 }
