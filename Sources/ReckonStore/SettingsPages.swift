@@ -69,11 +69,11 @@ struct SettingsPages {
     pageCount = Int(info.st_size) / pageSize
   }
 
-  /// Page `number` (from 1); nil past the end of the file or when it cannot be read.
-  func page(_ number: Int) -> [UInt8]? {
-    guard number >= 1, number <= pageCount else { return nil }
-    var bytes = [UInt8](repeating: 0, count: pageSize)
-    return DatabaseFile.read(fd, into: &bytes, at: (number - 1) * pageSize) == pageSize ? bytes : nil
+  /// Reads page `number` (from 1) into `bytes`; false past the end of the file or when it
+  /// cannot be read. (One buffer for every page: each fresh one is a page fault more.)
+  func read(_ number: Int, into bytes: inout [UInt8]) -> Bool {
+    guard number >= 1, number <= pageCount, bytes.count == pageSize else { return false }
+    return DatabaseFile.read(fd, into: &bytes, at: (number - 1) * pageSize) == pageSize
   }
 
   /// Calls `body` with each record of the table b-tree at `root`, in rowid order: its page's
@@ -83,9 +83,10 @@ struct SettingsPages {
   func eachRecord(root: Int, _ body: (_ bytes: [UInt8], _ fields: [Int]) -> Bool) -> Bool {
     var pending = [root]
     var met = 0
+    var bytes = [UInt8](repeating: 0, count: pageSize)
     while let number = pending.popLast() {
       met += 1
-      guard met <= pageCount, number != 1 || met == 1, let bytes = page(number) else { return false }
+      guard met <= pageCount, number != 1 || met == 1, read(number, into: &bytes) else { return false }
       let start = number == 1 ? 100 : 0
       let leaf = bytes[start] == 13
       guard leaf || bytes[start] == 5 else { return false }
