@@ -216,4 +216,27 @@ import Testing
     let tiny = Self.text(Self.formatter().full(try Self.value("1/(3*2^20000)")))
     #expect(tiny.hasSuffix("… (the first 10,000 decimals; a cycle of repeating decimals starts after 20,000)"))
   }
+
+  /// The machine-word cut of a long value gives the digits `GMP`'s gives, for decimals that end
+  /// (`256.17^4`: more places than `digits`) and those that do not, at every `digits` it takes.
+  @Test func theMachineCutAgreesWithTheBigOne() {
+    var random = SystemRandomNumberGenerator()
+    var compared = 0
+    for _ in 0..<4000 {
+      let digits = Int.random(in: 1...22, using: &random)
+      let formatter = Self.formatter(digits: digits)
+      let twos = Int.random(in: 0...30, using: &random)
+      let fives = Int.random(in: 0...20, using: &random)
+      var den: UInt64 = 1 << twos
+      for _ in 0..<fives where den < 1 << 56 { den *= 5 }
+      if Bool.random(using: &random) { den = den * UInt64.random(in: 1...7, using: &random) }
+      guard den < 1 << 59 else { continue }
+      let n = Int64.random(in: -(1 << 60)...(1 << 60), using: &random) >> Int64.random(in: 0...58, using: &random)
+      guard n != 0, let small = formatter.smallTruncated(n, den) else { continue }
+      let big = (n < 0 ? "-" : "") + formatter.truncated(BigInteger(n.magnitude), BigInteger(den))
+      #expect(small == big, "\(n)/\(den) at \(digits) digits")
+      compared += 1
+    }
+    #expect(compared > 2000)
+  }
 }

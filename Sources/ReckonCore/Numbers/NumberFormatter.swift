@@ -329,9 +329,10 @@ public struct NumberFormatter: Sendable {
   }
 
   /// `truncated` in machine integers, by long division; nil when it does not apply (a
-  /// terminating decimal, a denominator near 64 bits, or a value small enough for `e`).
+  /// denominator near 64 bits, or a value small enough for `e`). A terminating decimal longer
+  /// than `digits` (`256.17^4`) is cut the same way.
   func smallTruncated(_ n: Int64, _ den: UInt64) -> String? {
-    guard den < 1 << 59, !NumberFormatter.terminates(den) else { return nil }
+    guard den < 1 << 59 else { return nil }
     let num = n.magnitude
     var rem = num % den
     var bytes: [UInt8] = []
@@ -428,7 +429,8 @@ public struct NumberFormatter: Sendable {
     return padded[..<cut] + "." + padded[cut...]
   }
 
-  /// `num/den` (positive, not terminating) with `digits` significant digits, truncated, and `…`.
+  /// `num/den` (positive; not terminating, or longer than `digits`) with `digits` significant
+  /// digits, truncated, and `…`.
   func truncated(_ num: BigInteger, _ den: BigInteger) -> String {
     let (whole, rem) = num.quotientAndRemainder(dividingBy: den)
     if !whole.isZero {
