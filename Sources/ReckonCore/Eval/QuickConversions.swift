@@ -27,9 +27,12 @@ public struct QuickConversions: Sendable {
     /// What 0 of the source unit is in the target (a temperature scale's zero; else 0).
     var offset: Rational
     var reciprocal: Bool
-    /// The result's unit, and its text as the full path writes it.
+    /// The result's unit, and what follows the number for it as the full path writes it
+    /// (`NumberFormatter.suffix(text:)`: ` mi`, ` L/100km`).
     var unit: Unit
-    var unitText: String
+    var suffix: String
+    /// The shape's unit words and target, as `shape(of:)` gives them.
+    var key: [UInt8] = []
 
     /// The result for the line's numbers; nil where the full path gives an error.
     func quantity(for numbers: [Rational]) -> Quantity? {
@@ -49,19 +52,22 @@ public struct QuickConversions: Sendable {
   /// At most this many number-and-unit parts (`1 h 20 min 5 s`).
   static let maxParts = 8
   /// Separates the unit words and the target in a shape's key (no word holds it).
-  static let separator: Character = "\u{1}"
+  static let separator: UInt8 = 1
 
-  var plans: [String: Plan] = [:]
+  /// The plans learnt, in the order they were. (A list: a batch repeats a few shapes, and
+  /// comparing a few bytes with each costs less than hashing a key.)
+  var plans: [Plan] = []
 
   public init() {}
 
-  /// The value of `line` and its unit's text, when it is a conversion of a learnt shape; else nil.
-  public func answer(_ line: String, evaluator: Evaluator, in env: Environment) -> (Quantity, unitText: String)? {
-    guard !plans.isEmpty, let (numbers, key) = QuickConversions.shape(of: line), let plan = plans[key] else {
-      return nil
-    }
+  /// The value of `line` and what follows its number (`NumberFormatter.suffix(text:)`), when
+  /// it is a conversion of a learnt shape; else nil.
+  public func answer(_ line: String, evaluator: Evaluator, in env: Environment) -> (Quantity, suffix: String)? {
+    guard !plans.isEmpty, let (numbers, key) = QuickConversions.shape(of: line),
+      let plan = plans.first(where: { $0.key == key })
+    else { return nil }
     if !env.variables.isEmpty, plan.words.contains(where: { env.variables[$0] != nil }) { return nil }
-    return plan.quantity(for: numbers).map { ($0, plan.unitText) }
+    return plan.quantity(for: numbers).map { ($0, plan.suffix) }
   }
 
   /// Learns the shape of `line`, which the full path parsed as `statement` and answered
@@ -70,17 +76,19 @@ public struct QuickConversions: Sendable {
     _ line: String, statement: Statement, answer: Value?, evaluator: Evaluator, in env: Environment
   ) {
     guard plans.count < QuickConversions.maxPlans, let (numbers, key) = QuickConversions.shape(of: line),
-      plans[key] == nil,
+      !plans.contains(where: { $0.key == key }),
       case .converted(.expression(let expr, continuesAnswer: false), let conversion) = statement,
       case .unit(let target, let text) = conversion.target
     else { return }
-    let words = key.split(separator: QuickConversions.separator, omittingEmptySubsequences: false).dropLast().map(
-      String.init)
+    let words = key.split(separator: QuickConversions.separator, omittingEmptySubsequences: false).dropLast().map {
+      String(decoding: $0, as: UTF8.self)
+    }
     guard QuickConversions.parts(of: expr) == words.indices.map({ Part(numbers[$0], words[$0]) }),
-      let plan = QuickConversions.plan(words, target: target, text: text, evaluator: evaluator, in: env),
+      var plan = QuickConversions.plan(words, target: target, text: text, evaluator: evaluator, in: env),
       let quantity = plan.quantity(for: numbers), answer == .quantity(quantity)
     else { return }
-    plans[key] = plan
+    plan.key = key
+    plans.append(plan)
   }
 
   // MARK: Shapes
@@ -115,13 +123,14 @@ public struct QuickConversions: Sendable {
   /// `NUMBER WORD { NUMBER WORD } ("to" | "->") TARGET`: numbers of plain digits, each word
   /// one name (letters, digits after the first, `_`, and any non-ASCII: `°F`, `µs`). The
   /// parse of the first line of a shape checks that the parser reads it so.
-  static func shape(of line: String) -> ([Rational], key: String)? {
+  static func shape(of line: String) -> ([Rational], key: [UInt8])? {
     var line = line
     guard line.utf8.count <= QuickEvaluator.maxLineBytes else { return nil }
-    return line.withUTF8 { bytes -> ([Rational], key: String)? in
+    return line.withUTF8 { bytes -> ([Rational], key: [UInt8])? in
       var cursor = QuickEvaluator(bytes: bytes)
       var numbers: [Rational] = []
-      var key = ""
+      var key: [UInt8] = []
+      key.reserveCapacity(bytes.count)
       cursor.skipSpace()
       while true {
         guard let c = cursor.peek(), QuickEvaluator.isDigit(c) || c == UInt8(ascii: "."),
@@ -137,7 +146,7 @@ public struct QuickConversions: Sendable {
         guard !word.isEmpty, cursor.position < bytes.count, isSpace(bytes[cursor.position]),
           !word.elementsEqual("to".utf8)
         else { return nil }
-        key += String(decoding: word, as: UTF8.self)
+        key += word
         key.append(separator)
         cursor.skipSpace()
         if cursor.startsKeyword(UInt8(ascii: "t"), UInt8(ascii: "o"))
@@ -150,7 +159,7 @@ public struct QuickConversions: Sendable {
           let target = UnsafeBufferPointer(rebasing: bytes[cursor.position..<end])
           // A comment is the full path's to drop.
           guard !target.isEmpty, !target.contains(UInt8(ascii: "#")), !target.contains(1) else { return nil }
-          key += String(decoding: target, as: UTF8.self)
+          key += target
           return (numbers, key)
         }
       }
@@ -176,7 +185,7 @@ public struct QuickConversions: Sendable {
     -> Plan?
   {
     let units = evaluator.units
-    var plan = Plan(words: words, slopes: [], offset: .zero, reciprocal: false, unit: .none, unitText: "")
+    var plan = Plan(words: words, slopes: [], offset: .zero, reciprocal: false, unit: .none, suffix: "")
     for (i, word) in words.enumerated() {
       guard case .unit(let term) = evaluator.names.meaning(of: word, in: env) else { return nil }
       let unit = Unit(term)
@@ -188,9 +197,10 @@ public struct QuickConversions: Sendable {
         return (r, q.unit, unitText)
       }
       guard units.currencyTerm(of: unit) == nil, let (one, resultUnit, unitText) = converted(.one),
-        units.currencyTerm(of: resultUnit) == nil, i == 0 || (resultUnit == plan.unit && unitText == plan.unitText)
+        units.currencyTerm(of: resultUnit) == nil,
+        i == 0 || (resultUnit == plan.unit && NumberFormatter.suffix(text: unitText) == plan.suffix)
       else { return nil }
-      (plan.unit, plan.unitText) = (resultUnit, unitText)
+      (plan.unit, plan.suffix) = (resultUnit, NumberFormatter.suffix(text: unitText))
       if units.dimension(of: unit) == units.dimension(of: resultUnit) {
         // n × slope + offset, and 0 must convert (it is not below absolute zero).
         guard let (zero, _, _) = converted(.zero), words.count == 1 || zero.isZero else { return nil }

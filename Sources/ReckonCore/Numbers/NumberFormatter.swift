@@ -90,7 +90,18 @@ public struct NumberFormatter: Sendable {
 
   /// A number's text and a unit written as `text` (`L/100km`), the note on the number last.
   public static func withUnit(_ number: String, text unitText: String) -> String {
-    let suffix = (isAttached(unitText) ? "" : " ") + unitText
+    withUnit(number, suffix: suffix(text: unitText))
+  }
+
+  /// What follows a number for a unit written as `text`: a space and the text, or the text
+  /// alone for a symbol that sits on the number (`50%`, `30°`).
+  public static func suffix(text unitText: String) -> String {
+    (isAttached(unitText) ? "" : " ") + unitText
+  }
+
+  /// A number's text and a unit's `suffix` (as `suffix(text:)` makes it), the note on the
+  /// number last.
+  public static func withUnit(_ number: String, suffix: String) -> String {
     // (By bytes: a Character search breaks the text into graphemes, 4,000 instructions a line.)
     let bytes = number.utf8
     if let open = bytes.firstIndex(of: UInt8(ascii: "(")), open > bytes.startIndex,

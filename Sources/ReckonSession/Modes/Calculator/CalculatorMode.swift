@@ -64,9 +64,9 @@ public struct CalculatorMode: Sendable {
     // Plain arithmetic (most of a piped batch) needs no tokens or tree, nor does a conversion
     // of a shape seen before; anything else, and every error, takes the full path below.
     if let value = QuickEvaluator.value(of: line, evaluator: state.evaluator) { return answer(value, in: &state) }
-    if let (q, unitText) = conversions.answer(line, evaluator: state.evaluator, in: state.environment) {
+    if let (q, suffix) = conversions.answer(line, evaluator: state.evaluator, in: state.environment) {
       state.readSettings()
-      let text = ReckonCore.NumberFormatter.withUnit(state.formatter.format(q.number), text: unitText)
+      let text = ReckonCore.NumberFormatter.withUnit(state.formatter.format(q.number), suffix: suffix)
       return answer(.quantity(q), text: text, in: &state)
     }
     let statement = try Parser.parseLine(line, maxExponent: state.digitLimit)
