@@ -506,9 +506,14 @@ extension UnitTable {
   static func measured(_ value: Rational, digits: Int) -> Real {
     let magnitude = value.magnitude
     guard !magnitude.isZero, digits > 0 else { return Real.rational(value) }
-    // 10^e ≤ |value| < 10^(e+1); the last digit given is 10^(e − digits + 1).
-    var e = 0
-    var scale = Rational.one
+    // 10^e ≤ |value| < 10^(e+1); the last digit given is 10^(e − digits + 1). The digits of
+    // numerator and denominator put e within one of its value (a loop of tenfold steps from 1
+    // took 30 divisions for the electron's mass), and the two loops below settle it.
+    var e = magnitude.numerator.string().utf8.count - magnitude.denominator.string().utf8.count
+    func power(_ n: Int) -> Rational {
+      n >= 0 ? Rational(BigInteger.power(10, n)) : Rational(1, 1) / Rational(BigInteger.power(10, -n))
+    }
+    var scale = power(e)
     while scale * 10 <= magnitude {
       scale = scale * 10
       e += 1
