@@ -130,7 +130,7 @@ import Testing
       ([8, 7], 0, false), ([10, 8], 1, true),
     ] as [([Int], Int, Bool)])
   func streak(_ days: [Int], _ length: Int, _ includesToday: Bool) {
-    let result = Statistics.streak(days: days.map(Day.init(number:)), today: Day(number: 10))
+    let result = Streaks.ending(days.map(Day.init(number:)), today: Day(number: 10))
     #expect(result.length == length)
     #expect(result.includesToday == includesToday)
   }

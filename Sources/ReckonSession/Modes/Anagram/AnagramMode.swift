@@ -42,7 +42,7 @@ public struct AnagramMode: Sendable {
   static func pick(_ level: AnagramLevel, from list: WordList, count: Int, random: inout any RandomSource) -> [String] {
     var picked: [String] = []
     var letters: Set<String> = []
-    for word in Choices.shuffled(list.words(lengths: level.letters), &random) {
+    for word in Shuffle.items(list.words(lengths: level.letters), &random) {
       guard picked.count < count else { break }
       // Not a word that is also a word of the round (done, hint, skip) or made of its letters
       // (node, thin): typing it must do one thing only.
@@ -70,7 +70,7 @@ public struct AnagramMode: Sendable {
   /// `anagram 3/10 0:42> `: the word's place in the round and the time left for it.
   public func prompt(at now: Int64) -> String {
     let left = max(0, deadline - now)
-    return "anagram \(index + 1)/\(words.count) \(minutesAndSeconds(left + 999))> "
+    return "anagram \(index + 1)/\(words.count) \(Durations.minutesAndSeconds(left + 999))> "
   }
 
   func opening(profile: String, requested: Int, from source: String) -> [Output] {

@@ -26,7 +26,7 @@ enum Tiles {
     guard canScramble(word, fixed: fixed) else { return letters }
     var fallback: [String]?
     for _ in 0..<64 {
-      let tiles = head + Choices.shuffled(tail, &random)
+      let tiles = head + Shuffle.items(tail, &random)
       let spelt = tiles.joined()
       if spelt == word { continue }
       if !accepted(spelt) { return tiles }

@@ -122,7 +122,7 @@ public struct DrillMode: Sendable {
       if correct {
         right += 1
         times.append((current, elapsed))
-        feedback = [.feedback(correct: true, "✓ \(DrillMode.seconds(elapsed))")]
+        feedback = [.feedback(correct: true, "✓ \(Durations.seconds(elapsed))")]
       } else {
         wrong += 1
         if !missed.contains(current) { missed.append(current) }
@@ -208,7 +208,7 @@ public struct DrillMode: Sendable {
     deck.removeAll { fact in retries.contains { $0.fact == fact } }
     if !deck.contains(where: { $0 != previous }) {
       let range = options.tables.flatMap { table in (2...options.maximum).map { Fact(table, $0, options.operation) } }
-      deck = Choices.shuffled(range, &random).filter { fact in !retries.contains { $0.fact == fact } }
+      deck = Shuffle.items(range, &random).filter { fact in !retries.contains { $0.fact == fact } }
     }
     if let index = deck.lastIndex(where: { $0 != previous }) { return deck.remove(at: index) }
     if retries.contains(where: { $0.fact != previous }), let early = takeWaitingRetry(previous: previous) {
@@ -237,7 +237,7 @@ public struct DrillMode: Sendable {
     let total = now - startedAt
     var lines = [
       "Drill over: \(right) right, \(wrong) wrong (\(Wording.percent(right, of: answered))) in "
-        + "\(minutesAndSeconds(total)), \(DrillMode.seconds(answering / Int64(answered))) a question."
+        + "\(Durations.minutesAndSeconds(total)), \(Durations.seconds(answering / Int64(answered))) a question."
     ]
     if !missed.isEmpty { lines.append("Missed: " + missed.map(\.statement).joined(separator: ", ")) }
     // Each fact once, at its slowest.
@@ -246,7 +246,7 @@ public struct DrillMode: Sendable {
     if !slowest.isEmpty {
       lines.append(
         "Slowest: "
-          + slowest.map { "\($0.fact.expression) (\(DrillMode.seconds($0.milliseconds)))" }.joined(separator: ", "))
+          + slowest.map { "\($0.fact.expression) (\(Durations.seconds($0.milliseconds)))" }.joined(separator: ", "))
     }
     return lines.map { .note($0) }
   }
@@ -265,32 +265,12 @@ public struct DrillMode: Sendable {
     return plain.isEmpty ? "0" : (negative ? "-" : "") + plain
   }
 
-  static func seconds(_ milliseconds: Int64) -> String {
-    let tenths = (milliseconds + 50) / 100
-    return "\(tenths / 10).\(tenths % 10) s"
-  }
-
   static let help = """
     Type the answer and press Enter: ✓, or ✗ with the right answer. A missed
     fact comes back a few questions later until you get it right. Enter alone
     shows the answer (not scored); Enter again moves on. skip moves on too;
     stats shows your progress; quit (or done, or Ctrl-D) ends with a summary.
     """
-}
-
-extension String {
-  /// Without the spaces and tabs at either end. Most fields have none, and those are
-  /// returned at once from their bytes (an importer trims seven fields a row); the others
-  /// are trimmed by characters, so a space carrying a combining mark stays whole.
-  var trimmingSpaces: String {
-    let isSpace = { (b: UInt8) in b == 0x20 || b == 0x09 }
-    guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return self }
-    let isBlank = { (c: Character) in c == " " || c == "\t" }
-    guard let start = firstIndex(where: { !isBlank($0) }) else { return "" }
-    let end = lastIndex(where: { !isBlank($0) })!
-    return String(self[start...end])
-  }
-
 }
 
 extension DrillMode: Mode {

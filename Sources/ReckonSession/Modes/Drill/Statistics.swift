@@ -4,8 +4,6 @@ import ReckonCore
 enum Statistics {
   /// The grid's tables and multipliers.
   static let gridRange = 2...12
-  /// Days in the activity chart, today included.
-  static let chartDays = 14
 
   /// What the report is made from: one profile's drilling, read from the store at once.
   struct Snapshot: Sendable {
@@ -40,7 +38,7 @@ enum Statistics {
       profile: profile, today: today, now: clock.nowMilliseconds(),
       states: try store.factStates(profile: profile, mode: mode),
       totals: try store.itemTotals(profile: profile, mode: mode),
-      activity: try store.activity(profile: profile, mode: mode, from: today.advanced(by: 1 - chartDays)),
+      activity: try store.activity(profile: profile, mode: mode, from: today.advanced(by: 1 - Streaks.chartDays)),
       days: try store.practiceDays(profile: profile, mode: mode))
   }
 
@@ -61,7 +59,7 @@ enum Statistics {
           + "\(known) of \(gridFacts.count) times-table facts known."))
     outputs.append(.note(streakLine(days: snapshot.days, today: today)))
     outputs.append(.grid(grid(states)))
-    outputs.append(.note("Last \(chartDays) days (answers a day, and how many were right):"))
+    outputs.append(.note("Last \(Streaks.chartDays) days (answers a day, and how many were right):"))
     outputs.append(.chart(chart(snapshot.activity, today: today)))
     let due = states.values.filter { $0.dueAt <= snapshot.now }.count
     // The weakest facts worth naming: missed or shown at least once for every two right answers.
@@ -106,29 +104,15 @@ enum Statistics {
 
   static func chart(_ activity: [DayActivity], today: Day) -> [ChartBar] {
     let byDay = Dictionary(activity.map { ($0.day, $0) }, uniquingKeysWith: { a, _ in a })
-    return (0..<chartDays).reversed().map { back in
-      let day = today.advanced(by: -back)
+    return Streaks.chartDays(endingOn: today).map { day in
       let a = byDay[day] ?? DayActivity(day: day, answered: 0, right: 0)
       let text = a.answered == 0 ? "–" : "\(a.answered.grouped)  \(Wording.percent(a.right, of: a.answered))"
       return ChartBar(label: day.shortLabel, value: a.answered, text: text)
     }
   }
 
-  /// The run of consecutive days practised that ends today, or yesterday (today may still come).
-  static func streak(days: [Day], today: Day) -> (length: Int, includesToday: Bool) {
-    let practised = Set(days)
-    let includesToday = practised.contains(today)
-    var day = includesToday ? today : today.advanced(by: -1)
-    var length = 0
-    while practised.contains(day) {
-      length += 1
-      day = day.advanced(by: -1)
-    }
-    return (length, includesToday)
-  }
-
   static func streakLine(days: [Day], today: Day) -> String {
-    let (length, includesToday) = streak(days: days, today: today)
+    let (length, includesToday) = Streaks.ending(days, today: today)
     switch (length, includesToday) {
     case (0, _): return "Streak: none yet. Practise today to start one."
     case (_, true): return "Streak: \(length) \(length == 1 ? "day" : "days"), today included."

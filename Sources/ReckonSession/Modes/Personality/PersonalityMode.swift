@@ -16,11 +16,11 @@ public struct PersonalityMode: Sendable {
   init(quiz: PersonalityQuiz, shuffle: Bool, random: inout some RandomNumberGenerator) {
     self.quiz = quiz
     let questions = Array(quiz.questions.indices)
-    order = shuffle ? Choices.shuffled(questions, &random) : questions
+    order = shuffle ? Shuffle.items(questions, &random) : questions
     // A scale's answers are in its order: only the others are shuffled.
     shown = order.map { q in
       let answers = Array(quiz.questions[q].answers.indices)
-      return shuffle && quiz.questions[q].kind != .scale ? Choices.shuffled(answers, &random) : answers
+      return shuffle && quiz.questions[q].kind != .scale ? Shuffle.items(answers, &random) : answers
     }
     picks = Array(repeating: nil, count: order.count)
   }

@@ -7,24 +7,11 @@ struct Choices: Sendable, Hashable {
   /// The answers shuffled by `random`; true or false stays in that order.
   init(_ question: TriviaQuestion, random: inout some RandomNumberGenerator) {
     self.question = question
-    answers = question.isTrueOrFalse ? Choices.trueFirst(question) : Choices.shuffled(question.answers, &random)
+    answers = question.isTrueOrFalse ? Choices.trueFirst(question) : Shuffle.items(question.answers, &random)
   }
 
   static func trueFirst(_ q: TriviaQuestion) -> [String] {
     Folding.key(q.correct) == "true" ? q.answers : q.answers.reversed()
-  }
-
-  /// Fisher–Yates with our own draws, so an order made from a seed is the same with any
-  /// version of Swift (the standard library's shuffle may change).
-  static func shuffled<T>(_ items: [T], _ random: inout some RandomNumberGenerator) -> [T] {
-    var items = items
-    var i = items.count - 1
-    while i > 0 {
-      let j = Int(random.next() % UInt64(i + 1))
-      items.swapAt(i, j)
-      i -= 1
-    }
-    return items
   }
 
   static let letters = "abcdefghijklmnopqrstuvwxyz".map(String.init)
@@ -93,11 +80,4 @@ struct Choices: Sendable, Hashable {
       .choices(answers),
     ]
   }
-}
-
-/// Minutes and seconds: `4:07`, `60:00`.
-func minutesAndSeconds(_ milliseconds: Int64) -> String {
-  let seconds = max(0, milliseconds) / 1000
-  let s = seconds % 60
-  return "\(seconds / 60):\(s < 10 ? "0" : "")\(s)"
 }

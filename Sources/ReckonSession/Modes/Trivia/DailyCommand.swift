@@ -60,7 +60,7 @@ struct DailyCommand: Command {
           outputs + [
             .note(
               "You have answered today's \(level.rawValue) challenge: \(result), in "
-                + "\(minutesAndSeconds(existing.elapsedMilliseconds)). The next one opens tomorrow.")
+                + "\(Durations.minutesAndSeconds(existing.elapsedMilliseconds)). The next one opens tomorrow.")
           ]))
     }
     let bank = state.trivia.dailyBank
@@ -84,7 +84,7 @@ struct DailyCommand: Command {
       .note(
         existing == nil
           ? "Today's \(level.rawValue) challenge. The clock starts now (60:00 at most); pause stops it."
-          : "Resuming today's \(level.rawValue) challenge at \(minutesAndSeconds(elapsed))."))
+          : "Resuming today's \(level.rawValue) challenge at \(Durations.minutesAndSeconds(elapsed))."))
     outputs += daily.shown
     daily.checkpoint(in: &state)
     return .enter(daily, Reply(outputs))
@@ -99,9 +99,9 @@ struct DailyCommand: Command {
       }
       if c.finished {
         let result = c.correct ? "done: right" : (c.given.isEmpty ? "done: out of time" : "done: wrong")
-        rows.append([level.rawValue, result, minutesAndSeconds(c.elapsedMilliseconds)])
+        rows.append([level.rawValue, result, Durations.minutesAndSeconds(c.elapsedMilliseconds)])
       } else {
-        rows.append([level.rawValue, "in progress", minutesAndSeconds(c.elapsedMilliseconds) + " so far"])
+        rows.append([level.rawValue, "in progress", Durations.minutesAndSeconds(c.elapsedMilliseconds) + " so far"])
       }
     }
     let open = Difficulty.allCases.filter { level in !saved.contains { $0.difficulty == level.rawValue && $0.finished }

@@ -31,8 +31,8 @@ public struct DailyMode: Sendable {
   /// The prompt shows the time so far, as of when it is drawn.
   public func prompt(at now: Int64) -> String {
     runningSince == nil
-      ? "daily \(difficulty.rawValue) paused \(minutesAndSeconds(elapsed(at: now)))> "
-      : "daily \(difficulty.rawValue) \(minutesAndSeconds(elapsed(at: now)))> "
+      ? "daily \(difficulty.rawValue) paused \(Durations.minutesAndSeconds(elapsed(at: now)))> "
+      : "daily \(difficulty.rawValue) \(Durations.minutesAndSeconds(elapsed(at: now)))> "
   }
 
   /// Whether the clock is running (the prompt then changes every second).
@@ -78,7 +78,7 @@ public struct DailyMode: Sendable {
       if command == "resume" {
         runningSince = now
         checkpoint(in: &state)
-        return (Reply([.note("Resumed at \(minutesAndSeconds(elapsedBefore)).")] + shown), false)
+        return (Reply([.note("Resumed at \(Durations.minutesAndSeconds(elapsedBefore)).")] + shown), false)
       }
       return (Reply([.note("Paused: type resume to see the question again (or quit).")]), false)
     }
@@ -91,7 +91,7 @@ public struct DailyMode: Sendable {
         Reply([
           .clearScreen,
           .note(
-            "Paused at \(minutesAndSeconds(elapsedBefore)): the question is hidden and the clock has stopped. "
+            "Paused at \(Durations.minutesAndSeconds(elapsedBefore)): the question is hidden and the clock has stopped. "
               + "Type resume to go on."),
         ]), false
       )
@@ -133,15 +133,15 @@ public struct DailyMode: Sendable {
     if saved.finished && saved.updatedAt != now {
       lines = [
         .note(
-          "This challenge was finished in another Reckon: \(saved.correct ? "right" : "wrong"), in \(minutesAndSeconds(saved.elapsedMilliseconds))."
+          "This challenge was finished in another Reckon: \(saved.correct ? "right" : "wrong"), in \(Durations.minutesAndSeconds(saved.elapsedMilliseconds))."
         )
       ]
     } else if pick == nil {
       lines = [.feedback(correct: false, "✗ Time's up (60:00): the answer is \(rightAnswer).")]
     } else if correct {
-      lines = [.feedback(correct: true, "✓ \(rightAnswer), in \(minutesAndSeconds(elapsed)).")]
+      lines = [.feedback(correct: true, "✓ \(rightAnswer), in \(Durations.minutesAndSeconds(elapsed)).")]
     } else {
-      lines = [.feedback(correct: false, "✗ The answer is \(rightAnswer) (\(minutesAndSeconds(elapsed))).")]
+      lines = [.feedback(correct: false, "✗ The answer is \(rightAnswer) (\(Durations.minutesAndSeconds(elapsed))).")]
     }
     lines.append(.note("Today's \(difficulty.rawValue) challenge is done; the next one opens tomorrow."))
     return (Reply(lines), true)
@@ -157,7 +157,7 @@ public struct DailyMode: Sendable {
     checkpoint(in: &state)
     return [
       .note(
-        "Left today's \(difficulty.rawValue) challenge at \(minutesAndSeconds(elapsedBefore)); "
+        "Left today's \(difficulty.rawValue) challenge at \(Durations.minutesAndSeconds(elapsedBefore)); "
           + "daily \(difficulty.rawValue) resumes it.")
     ]
   }

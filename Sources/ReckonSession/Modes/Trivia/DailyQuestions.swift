@@ -18,7 +18,7 @@ public enum DailyQuestions {
     let n = pool.count
     let place = ((day.number % n) + n) % n
     var random = SeededRandom(seed: fingerprint.value)
-    let order = Choices.shuffled(Array(0..<n), &random)
+    let order = Shuffle.items(Array(0..<n), &random)
     return pool[order[place]]
   }
 

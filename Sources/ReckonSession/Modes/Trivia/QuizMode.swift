@@ -50,7 +50,7 @@ public struct QuizMode: Sendable {
         outputs.append(.warning("the questions asked before could not be read: \(error.message)"))
       }
     }
-    let shuffled = Choices.shuffled(candidates, &state.random)
+    let shuffled = Shuffle.items(candidates, &state.random)
     let ranked = shuffled.enumerated().sorted {
       let (a, b) = (asked[$0.element.key]?.answered ?? 0, asked[$1.element.key]?.answered ?? 0)
       return a != b ? a < b : $0.offset < $1.offset
@@ -107,7 +107,7 @@ public struct QuizMode: Sendable {
     answered += 1
     answering += elapsed
     var outputs: [Output]
-    let time = DrillMode.seconds(elapsed)
+    let time = Durations.seconds(elapsed)
     if correct {
       right += 1
       outputs = [.feedback(correct: true, "✓ \(choices.labelled(choices.correctIndex))  (\(time))")]
@@ -134,7 +134,8 @@ public struct QuizMode: Sendable {
     var lines: [Output] = [
       .note(
         "Quiz over: \(right) of \(answered) right (\(Wording.percent(right, of: answered))) in "
-          + "\(minutesAndSeconds(now - startedAt)), \(DrillMode.seconds(answering / Int64(answered))) a question.")
+          + "\(Durations.minutesAndSeconds(now - startedAt)), \(Durations.seconds(answering / Int64(answered))) a question."
+      )
     ]
     if !missed.isEmpty {
       lines.append(.note("Missed:"))

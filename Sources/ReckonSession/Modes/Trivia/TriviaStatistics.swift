@@ -86,12 +86,13 @@ enum TriviaStatistics {
       let rightTimes = done.filter(\.correct).map(\.elapsedMilliseconds)
       rows.append([
         level.rawValue, done.count.grouped, Wording.percent(rightTimes.count, of: done.count),
-        rightTimes.min().map(minutesAndSeconds) ?? "–", minutesAndSeconds(median(done.map(\.elapsedMilliseconds))),
+        rightTimes.min().map(Durations.minutesAndSeconds) ?? "–",
+        Durations.minutesAndSeconds(median(done.map(\.elapsedMilliseconds))),
       ])
     }
     outputs.append(.table(rows))
     outputs.append(.note("Best is the fastest right answer; the median counts every answer."))
-    outputs.append(.note("Last \(Statistics.chartDays) days of daily challenges (right answers of 3):"))
+    outputs.append(.note("Last \(Streaks.chartDays) days of daily challenges (right answers of 3):"))
     outputs.append(.chart(chart(challenges, today: today)))
     return outputs
   }
@@ -108,7 +109,7 @@ enum TriviaStatistics {
     var counts: [Day: Int] = [:]
     for c in finished { counts[c.day, default: 0] += 1 }
     let complete = Set(counts.filter { $0.value >= Difficulty.allCases.count }.keys)
-    return Statistics.streak(days: Array(complete), today: today)
+    return Streaks.ending(Array(complete), today: today)
   }
 
   static func streakLine(_ finished: [DailyRecord], today: Day) -> String {
@@ -123,8 +124,7 @@ enum TriviaStatistics {
 
   /// One bar a day: how many of its challenges were right, and each one's result.
   static func chart(_ challenges: [DailyRecord], today: Day) -> [ChartBar] {
-    (0..<Statistics.chartDays).reversed().map { back in
-      let day = today.advanced(by: -back)
+    Streaks.chartDays(endingOn: today).map { day in
       let those = challenges.filter { $0.day == day }
       let marks = Difficulty.allCases.map { level -> String in
         guard let c = those.first(where: { $0.difficulty == level.rawValue }) else { return "·" }
