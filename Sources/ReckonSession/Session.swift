@@ -8,7 +8,7 @@ import ReckonCore
 public struct Session: Sendable {
   public var state: SessionState
   /// The mode the prompt is in: the calculator, or a mode it started.
-  public var mode: any Mode = CalculatorMode()
+  public var mode: any Mode = Commands.homeMode()
 
   /// Lines longer than this (in bytes) are refused.
   public static let maxLineBytes = 65_536
@@ -54,7 +54,7 @@ public struct Session: Sendable {
   private mutating func take(_ step: ModeStep) -> Reply {
     switch step {
     case .stay: break
-    case .leave: mode = CalculatorMode()
+    case .leave: mode = Commands.homeMode()
     case .enter(let next, _): mode = next
     }
     return step.reply
@@ -97,7 +97,7 @@ public struct Session: Sendable {
   public mutating func finish(endingSession: Bool = true) -> Reply {
     if endingSession { state.store?.willEnd() }
     let reply = mode.finish(in: &state)
-    mode = CalculatorMode()
+    mode = Commands.homeMode()
     state.saveWhatWasKept()
     return withPending(reply)
   }

@@ -165,10 +165,12 @@ public struct SessionState: Sendable {
   /// by `learn` from the state saved.
   mutating func record(
     mode: String, item: String, given: String, correct: Bool, milliseconds: Int64,
-    learn: (@Sendable (FactState?, _ answeredAt: Int64) -> FactState)? = nil, question: TriviaQuestion? = nil
+    learn: (@Sendable (FactState?, _ answeredAt: Int64) -> FactState)? = nil, category: String? = nil,
+    difficulty: String? = nil
   ) {
     let answer = answerRecord(
-      mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds, question: question)
+      mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds, category: category,
+      difficulty: difficulty)
     let now = answer.answeredAt
     let learnNow = learn.map { learn in { @Sendable (state: FactState?) in learn(state, now) } }
     save("progress", failure: "progress is not being saved") { store throws(StoreError) in
@@ -176,15 +178,16 @@ public struct SessionState: Sendable {
     }
   }
 
-  /// An answer given now, by this profile; a trivia question's category and difficulty go with it.
+  /// An answer given now, by this profile, with the category and difficulty of what was asked
+  /// when it has them (a trivia question).
   func answerRecord(
-    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, question: TriviaQuestion? = nil
+    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, category: String? = nil,
+    difficulty: String? = nil
   ) -> AnswerRecord {
     let now = clock.nowMilliseconds()
     return AnswerRecord(
       profile: profile, mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds,
-      answeredAt: now, day: clock.day(atMilliseconds: now), category: question?.category,
-      difficulty: question?.difficulty.rawValue)
+      answeredAt: now, day: clock.day(atMilliseconds: now), category: category, difficulty: difficulty)
   }
 
   /// Saves a daily challenge's state (and its answer, when it has one); returns it as saved,
@@ -290,7 +293,7 @@ public struct SessionState: Sendable {
 extension SessionState {
   /// An evaluator that stops when `interruption` asks.
   /// Its exchange rates are the profile's once the settings have been read (a line that needs
-  /// a rate reads them: `CalculatorMode.run`).
+  /// a rate reads them: the calculator's `run`).
   var evaluator: Evaluator {
     var evaluator = Evaluator(interruption: interruption, digitLimit: digitLimit)
     if settingsAreRead { evaluator.rates = savedSettings.rates }

@@ -6,8 +6,9 @@ public struct Settings: Sendable, Hashable {
   public var digits = 10
   /// The percentages `tip AMOUNT` shows.
   public var tipPresets: [Rational] = [10, 15, 18, 20]
-  /// The drill options used last: `drill` alone repeats them.
-  public var drill = DrillOptions()
+  /// The settings the modes keep (`ModeSetting`: the drill's options), as their text by
+  /// key: kept and saved here, read by each mode from its own.
+  public var modes = SavedSettings()
   /// How non-integers are written (`set format`).
   public var format = NumberFormatter.Style.automatic
   /// Whether digits are grouped in threes with commas (`set separators`).
@@ -16,19 +17,22 @@ public struct Settings: Sendable, Hashable {
   public var rates = ExchangeRates()
 
   public static let digitsRange = 1...10_000
+  /// The keys of the settings above, as the store keeps them; any other is a mode's.
+  static let ownKeys = ["digits", "format", "separators", "rates", "tips"]
 
   public init() {}
 
   /// The settings as the store keeps them: text by name.
   public var stored: SavedSettings {
-    [
+    var settings: SavedSettings = [
       "digits": String(digits),
-      "drill": drill.arguments,
       "format": format.name,
       "separators": separators ? "on" : "off",
       "rates": rates.stored,
       "tips": tipPresets.map { NumberFormatter().format($0) }.joined(separator: " "),
     ]
+    for key in modes.keys { settings[key] = modes[key] }
+    return settings
   }
 
   /// Applies saved settings; values that do not read back (an edited or older database) are
@@ -42,11 +46,7 @@ public struct Settings: Sendable, Hashable {
     if let text = stored["format"], let style = NumberFormatter.Style(name: text) { format = style }
     if let text = stored["separators"], ["on", "off"].contains(text) { separators = text == "on" }
     if let text = stored["rates"] { rates = ExchangeRates(stored: text) }
-    if let text = stored["drill"],
-      let options = try? DrillOptions().applying(text.split(separator: " ").map(String.init))
-    {
-      drill = options
-    }
+    for key in stored.keys where !Settings.ownKeys.contains(key) { modes[key] = stored[key] }
   }
 
   static func percentage(_ text: String) -> Rational? {

@@ -75,7 +75,7 @@ enum ReckonCommand {
     if !batch { runner.startup = Reply(session.restoreSettings()) }
     session.state.files = SystemFiles()
     for path in options.questionFiles {
-      switch session.state.importQuestions(from: path) {
+      switch session.state.useQuestions(from: path) {
       case .failure(let problem):
         var err = OutputStream(fd: 2)
         err.line("reckon: --questions \(path): error: \(problem.message); nothing loaded")

@@ -10,8 +10,19 @@ public enum Commands {
   /// Every word that starts a command, aliases included.
   public static let words: Set<String> = Set(all.flatMap { [$0.help.name] + $0.help.aliases })
 
+  /// The settings the modes keep, the features' order.
+  public static let modeSettings: [ModeSetting] = Features.all.flatMap { $0.settings }
+
   /// The `stats` topics, the features' order (the first is `stats` alone).
   public static let statistics: [StatisticsTopic] = Features.all.flatMap { $0.statistics }
+
+  /// The mode the prompt starts in and comes back to: the first registered feature's `home`.
+  public static func homeMode() -> any Mode {
+    for feature in Features.all {
+      if let mode = feature.home { return mode }
+    }
+    preconditionFailure("no registered feature has a home mode")
+  }
 
   /// The command a word names, if any.
   public static func named(_ word: String) -> (any Command.Type)? {

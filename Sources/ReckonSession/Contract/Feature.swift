@@ -6,10 +6,32 @@ public protocol Feature: Sendable {
   static var commands: [any Command.Type] { get }
   /// The mode's statistics, by the name `stats NAME` takes.
   static var statistics: [StatisticsTopic] { get }
+  /// The mode the prompt starts in and comes back to when another ends: the calculator's
+  /// feature has it, every other none.
+  static var home: (any Mode)? { get }
+  /// The settings the mode keeps (the drill's options), which `set` lists.
+  static var settings: [ModeSetting] { get }
 }
 
 extension Feature {
   public static var statistics: [StatisticsTopic] { [] }
+  public static var home: (any Mode)? { nil }
+  public static var settings: [ModeSetting] { [] }
+}
+
+/// A setting a mode keeps: saved with the profile's other settings as text under `key`
+/// (`Settings.modes`), and read back into a value by the mode alone, so that the session
+/// keeps it without knowing its shape.
+public struct ModeSetting: Sendable {
+  /// The name it is saved and listed under (`drill`).
+  public let key: String
+  /// How `set` shows it, from its saved text (nil: none saved).
+  public let shown: @Sendable (String?) -> String
+
+  public init(key: String, shown: @escaping @Sendable (String?) -> String) {
+    self.key = key
+    self.shown = shown
+  }
 }
 
 /// One `stats` topic: `stats drill`, `stats quiz`.

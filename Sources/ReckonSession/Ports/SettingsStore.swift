@@ -12,7 +12,7 @@ public protocol SettingsStore {
 /// process makes costs the Swift runtime a scan of every protocol conformance in the binary,
 /// and each generic type met for the first time (an array of pairs) 10,000 instructions, of
 /// a start-up that reads the settings.
-public struct SavedSettings: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+public struct SavedSettings: Sendable, Hashable, ExpressibleByDictionaryLiteral {
   /// The names, in the order they were set, and each one's text.
   public private(set) var keys: [String] = []
   private var values: [String] = []
@@ -46,5 +46,18 @@ public struct SavedSettings: Sendable, Equatable, ExpressibleByDictionaryLiteral
   /// The same names with the same texts, in any order.
   public static func == (a: SavedSettings, b: SavedSettings) -> Bool {
     a.count == b.count && a.keys.indices.allSatisfy { b[a.keys[$0]] == a.values[$0] }
+  }
+
+  /// In any order, as `==` compares: each setting hashed alone, the hashes combined by XOR.
+  public func hash(into hasher: inout Hasher) {
+    var settings = 0
+    for i in keys.indices {
+      var one = Hasher()
+      one.combine(keys[i])
+      one.combine(values[i])
+      settings ^= one.finalize()
+    }
+    hasher.combine(count)
+    hasher.combine(settings)
   }
 }

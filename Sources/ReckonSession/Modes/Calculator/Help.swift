@@ -34,7 +34,7 @@ public enum Help {
     case "ans", "_", "memory": return [variables]
     case "functions":
       let width = Builtins.functions.map(\.usage.count).max() ?? 0
-      let lines = Builtins.functions.map { "  " + $0.usage.padding(width) + "  " + $0.summary }
+      let lines = Builtins.functions.map { "  " + $0.usage.paddedToWidth(width) + "  " + $0.summary }
       return ["Functions (angles in radians):\n" + lines.joined(separator: "\n") + "\nConstants: pi (π), e"]
     case "percent": return [percent]
     case "numbers": return [numbers]
@@ -72,7 +72,7 @@ public enum Help {
 
   static var overview: String {
     let width = Commands.all.map { $0.help.usage.count }.max() ?? 0
-    let commands = Commands.all.map { "  " + $0.help.usage.padding(width) + "  " + $0.help.summary }
+    let commands = Commands.all.map { "  " + $0.help.usage.paddedToWidth(width) + "  " + $0.help.summary }
     return """
       Type an expression and press Enter: 2+3*4, 2^100, 1/3, sqrt(2), 15% of 80.
       Variables: x = 3*4, then x/2. ans (or _) is the last result; a line that
@@ -107,7 +107,7 @@ public enum Help {
     let table = UnitTable.standard
     let width = min(table.constants.map { $0.symbol.count }.max() ?? 0, 10)
     let lines = table.constants.map { c in
-      let line = "  " + c.symbol.padding(width) + "  " + c.summary + (c.isExact ? "" : " (measured)")
+      let line = "  " + c.symbol.paddedToWidth(width) + "  " + c.summary + (c.isExact ? "" : " (measured)")
       return line.count <= 78 ? line : String(line.prefix(77)) + "…"
     }
     return """
@@ -215,7 +215,7 @@ public enum Help {
 }
 
 extension String {
-  func padding(_ width: Int) -> String {
+  func paddedToWidth(_ width: Int) -> String {
     count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 }

@@ -113,6 +113,7 @@ struct DrillCommand: Command {
 /// The drill's part in the calculator: `drill`, and `stats drill` (also `stats` alone).
 enum DrillFeature: Feature {
   static let commands: [any Command.Type] = [DrillCommand.self]
+  static let settings = [DrillOptions.setting]
   static let statistics = [
     StatisticsTopic(
       name: "drill",

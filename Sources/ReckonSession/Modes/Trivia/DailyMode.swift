@@ -126,7 +126,7 @@ public struct DailyMode: Sendable {
     challenge.given = given
     let answer = state.answerRecord(
       mode: DailyMode.storeMode, item: challenge.item, given: given, correct: correct, milliseconds: elapsed,
-      question: choices.question)
+      category: choices.question.category, difficulty: choices.question.difficulty.rawValue)
     let saved = state.saveDaily(challenge, answer: answer)
     let rightAnswer = choices.labelled(choices.correctIndex)
     var lines: [Output]

@@ -61,7 +61,7 @@ struct QuizCommand: Command {
     case .categories:
       return .stay(QuizCommand.categories(state.trivia.questions))
     case .load(let path, let place):
-      switch state.importQuestions(from: path) {
+      switch state.useQuestions(from: path) {
       case .success(let report): return .stay(Reply(report.outputs))
       case .failure(let problem):
         // An error, so that a script loading a file that is not there fails; every row
@@ -159,7 +159,7 @@ extension SessionState {
   /// the rest of the session; says why each row skipped was, and what was loaded. A file
   /// that cannot be read, is not UTF-8 or has no good row is a failure: nothing is loaded and
   /// the session is as it was.
-  public mutating func importQuestions(from path: String) -> Result<LoadReport, LoadProblem> {
+  public mutating func useQuestions(from path: String) -> Result<LoadReport, LoadProblem> {
     var lines: TextLines
     switch openLines(path, lineLimit: TriviaImport.maxLineBytes) {
     case .success(let opened): lines = opened

@@ -121,7 +121,7 @@ public struct QuizMode: Sendable {
     // Saved before the next question appears. A skipped question counts as asked (and wrong).
     state.record(
       mode: QuizMode.storeMode, item: choices.question.key, given: given, correct: correct, milliseconds: elapsed,
-      question: choices.question)
+      category: choices.question.category, difficulty: choices.question.difficulty.rawValue)
     index += 1
     guard index < questions.count else { return (Reply(outputs + summary(now: now)), true) }
     choices = Choices(questions[index], random: &state.random)

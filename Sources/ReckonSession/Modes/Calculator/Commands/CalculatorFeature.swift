@@ -5,6 +5,8 @@ enum CalculatorFeature: Feature {
     MemorySubtractCommand.self, MemoryRecallCommand.self, MemoryClearCommand.self, FullCommand.self,
     SetCommand.self, TipCommand.self, SplitCommand.self, FactorCommand.self, UnitsCommand.self, RatesCommand.self,
   ]
+  /// The prompt starts in the calculator, and every other mode ends back in it.
+  static var home: (any Mode)? { CalculatorMode() }
 }
 
 /// The commands about the session itself (progress, profiles, leaving), last in `help`.

@@ -123,16 +123,17 @@ struct SetCommand: Command {
       let tips = state.settings.tipPresets.map { NumberFormatter().format($0) + "%" }.joined(separator: " ")
       return .stay(
         Reply([
-          .table([
-            ["setting", "value"], ["digits", "\(state.settings.digits)"], ["tips", tips],
-            ["format", state.settings.format.name], ["separators", state.settings.separators ? "on" : "off"],
-            ["drill", state.settings.drill.arguments],
+          .table(
             [
-              "rates",
-              state.settings.rates.isEmpty
-                ? "none (set rate EUR 1.08 USD)" : "\(state.settings.rates.rates.count) (rates lists them)",
-            ],
-          ])
+              ["setting", "value"], ["digits", "\(state.settings.digits)"], ["tips", tips],
+              ["format", state.settings.format.name], ["separators", state.settings.separators ? "on" : "off"],
+            ] + Commands.modeSettings.map { [$0.key, $0.shown(state.settings.modes[$0.key])] } + [
+              [
+                "rates",
+                state.settings.rates.isEmpty
+                  ? "none (set rate EUR 1.08 USD)" : "\(state.settings.rates.rates.count) (rates lists them)",
+              ]
+            ])
         ]))
     case .digits(let digits):
       state.settings.digits = digits
