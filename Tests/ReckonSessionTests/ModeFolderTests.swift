@@ -84,22 +84,39 @@ import Testing
     return uses
   }
 
-  @Test func thePersonalityQuizIsItsFolderAndOneLine() throws {
-    let uses = try Self.usesOutside("Personality")
-    #expect(uses == ["ReckonSession/Modes/Registry.swift: PersonalityFeature"], "\(uses)")
+  /// Every folder under Modes/.
+  static func modeFolders() throws -> [String] {
+    let modes = sources + "/ReckonSession/Modes"
+    return try FileManager.default.contentsOfDirectory(atPath: modes).filter { name in
+      var folder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: modes + "/" + name, isDirectory: &folder) && folder.boolValue
+    }.sorted()
   }
 
-  @Test func theAnagramGameIsItsFolderAndOneLineAndAnOption() throws {
-    // The one use outside it but the registry: `--words FILE` on the command line gives the
-    // game its word list (`useWords`), an option of the executable's.
-    let uses = try Self.usesOutside("Anagram")
-    #expect(
-      uses == ["ReckonSession/Modes/Registry.swift: AnagramFeature", "reckon/ReckonCommand.swift: useWords"],
-      "\(uses)")
+  /// The one rule for every mode folder, with no list of exceptions: outside it, only the
+  /// registry names it (its features, `…Feature`), and only the executable's options that
+  /// hand a mode a file (`--words`, `--questions`: `use…`) call into it.
+  static func isAllowed(_ use: String) -> Bool {
+    let parts = use.components(separatedBy: ": ")
+    let (file, name) = (parts[0], parts[1])
+    return (file == "ReckonSession/Modes/Registry.swift" && name.hasSuffix("Feature"))
+      || (file == "reckon/ReckonCommand.swift" && name.hasPrefix("use"))
   }
 
-  /// The check finds a use: the calculator's folder is used by the session, which starts in it.
+  @Test func everyModeIsItsFolderAndItsRegistration() throws {
+    let folders = try Self.modeFolders()
+    #expect(folders.count >= 5, "\(folders)")
+    for folder in folders {
+      let uses = try Self.usesOutside(folder).filter { !Self.isAllowed($0) }
+      #expect(uses.isEmpty, "\(folder) is used outside its folder: \(uses)")
+    }
+  }
+
+  /// The check finds uses: every folder is named in the registry.
   @Test func theCheckFindsUses() throws {
-    #expect(try Self.usesOutside("Calculator").contains("ReckonSession/Session.swift: CalculatorMode"))
+    for folder in try Self.modeFolders() {
+      let uses = try Self.usesOutside(folder)
+      #expect(uses.contains { $0.hasPrefix("ReckonSession/Modes/Registry.swift: ") }, "\(folder): \(uses)")
+    }
   }
 }
