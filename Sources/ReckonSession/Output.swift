@@ -28,38 +28,55 @@ public enum Output: Sendable, Hashable {
   case tiles([String], fixed: Int)
   /// The verdict on an answer: ✓ or ✗ and what is worth knowing.
   case feedback(correct: Bool, String)
-  /// How well each fact of a table is known (`stats`), with a legend under it.
-  case grid(MasteryGrid)
+  /// A table of cells at levels, with a legend (`stats`: how well each fact is known).
+  case grid(LevelGrid)
   /// A small bar chart, one bar a line.
   case chart([ChartBar])
 }
 
-/// Facts laid out as a times table: the cell in row 7, column 8 is the fact 7 × 8.
-public struct MasteryGrid: Sendable, Hashable {
+/// A table of cells, each at one of a few levels, with a legend of the levels under it: how
+/// well each fact of a times table is known, the cell in row 7, column 8 being 7 × 8. The
+/// renderer styles the levels from the lowest (dim) to the highest (the colour of known),
+/// and knows nothing of what they mean.
+public struct LevelGrid: Sendable, Hashable {
+  /// One level: the symbol a cell shows where there is no colour, and its name in the legend.
+  public struct Level: Sendable, Hashable {
+    public var symbol: String
+    public var name: String
+
+    public init(symbol: String, name: String) {
+      self.symbol = symbol
+      self.name = name
+    }
+  }
+
   /// What the corner shows: the operation (`×`).
   public var corner: String
   public var rows: [Int]
   public var columns: [Int]
-  /// `cells[r][c]` is the fact of `rows[r]` and `columns[c]`.
+  /// `cells[r][c]` is the cell of `rows[r]` and `columns[c]`.
   public var cells: [[GridCell]]
+  /// The levels, lowest first: a cell's `level` is an index here.
+  public var levels: [Level]
 
-  public init(corner: String, rows: [Int], columns: [Int], cells: [[GridCell]]) {
+  public init(corner: String, rows: [Int], columns: [Int], cells: [[GridCell]], levels: [Level]) {
     self.corner = corner
     self.rows = rows
     self.columns = columns
     self.cells = cells
+    self.levels = levels
   }
 }
 
-/// One fact in a `MasteryGrid`: how well it is known, and its answer (shown where colour
-/// can carry the mastery; elsewhere the mastery's symbol is shown).
+/// One cell of a `LevelGrid`: its level, and its text (shown where colour can carry the
+/// level; elsewhere the level's symbol is shown).
 public struct GridCell: Sendable, Hashable {
-  public var mastery: Mastery
-  public var answer: String
+  public var level: Int
+  public var text: String
 
-  public init(_ mastery: Mastery, answer: String) {
-    self.mastery = mastery
-    self.answer = answer
+  public init(level: Int, text: String) {
+    self.level = level
+    self.text = text
   }
 }
 

@@ -130,28 +130,30 @@ struct Renderer {
     }.joined(separator: " ")
   }
 
-  /// A mastery grid and its legend: on a terminal each cell is the fact's answer in the
-  /// mastery's style (weight and underline as well as colour, for those who cannot tell red
-  /// from green); without colour, the mastery's symbol.
-  static func layout(_ grid: MasteryGrid, colour: Bool, width: Int? = nil) -> [Painted] {
+  /// A grid of levels and its legend: on a terminal each cell is its text in its level's
+  /// style (weight and underline as well as colour, for those who cannot tell red from
+  /// green), from dim for the lowest to the colour of known for the highest; without
+  /// colour, the level's symbol.
+  static func layout(_ grid: LevelGrid, colour: Bool, width: Int? = nil) -> [Painted] {
     let cellWidth =
       max(
         grid.columns.map { String($0).count }.max() ?? 1,
-        colour ? grid.cells.joined().map(\.answer.count).max() ?? 1 : 1) + 1
+        colour ? grid.cells.joined().map(\.text.count).max() ?? 1 : 1) + 1
     let labelWidth = max(grid.rows.map { String($0).count }.max() ?? 1, grid.corner.count) + 2
     func pad(_ text: String, _ width: Int) -> String {
       String(repeating: " ", count: max(0, width - text.count)) + text
     }
-    func styled(_ text: String, _ mastery: Mastery) -> Painted {
+    func styled(_ text: String, _ level: Int) -> Painted {
       let style: Style =
-        switch mastery {
-        case .known: .known
-        case .familiar: .warning
-        case .learning: .learning
-        case .new: .dim
+        switch level {
+        case grid.levels.count - 1: .known
+        case 0: .dim
+        case 1: .learning
+        default: .warning
         }
       return paint(text, style)
     }
+    func symbol(_ level: Int) -> String { grid.levels.indices.contains(level) ? grid.levels[level].symbol : "?" }
     // On a terminal too narrow for every column, the grid comes in blocks of the columns
     // that fit, one under the other (as cal does with months), rather than wrapped rows.
     let perBlock = width.map { max(1, ($0 - labelWidth - 1) / cellWidth) } ?? grid.columns.count
@@ -164,18 +166,20 @@ struct Renderer {
       for (row, cells) in zip(grid.rows, grid.cells) {
         let body = cells[block].map { cell in
           colour
-            ? String(repeating: " ", count: max(0, cellWidth - cell.answer.count)) + styled(cell.answer, cell.mastery)
-            : Painted(pad(cell.mastery.symbol, cellWidth))
+            ? String(repeating: " ", count: max(0, cellWidth - cell.text.count)) + styled(cell.text, cell.level)
+            : Painted(pad(symbol(cell.level), cellWidth))
         }
         lines.append(pad(String(row), labelWidth) + " " + body.joined())
       }
     }
     // The legend, a line as long as the terminal allows.
-    let legend = Mastery.allCases.reversed().map { ($0, colour ? $0.name : "\($0.symbol) \($0.name)") }
+    let legend = grid.levels.indices.reversed().map { i in
+      (i, colour ? grid.levels[i].name : "\(grid.levels[i].symbol) \(grid.levels[i].name)")
+    }
     var line = Painted()
     var shown = 0
-    for (mastery, text) in legend {
-      let entry = colour ? styled(text, mastery) : Painted(text)
+    for (level, text) in legend {
+      let entry = colour ? styled(text, level) : Painted(text)
       if let width, shown > 0, shown + 3 + text.count > width {
         lines.append(line)
         (line, shown) = (Painted(), 0)

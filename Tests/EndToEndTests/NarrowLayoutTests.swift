@@ -9,10 +9,13 @@ import Testing
   /// The text without its colour.
   func plain(_ line: Painted) -> String { line.plain }
 
-  static let grid: MasteryGrid = {
+  static let grid: LevelGrid = {
     let numbers = Array(2...12)
-    let cells = numbers.map { row in numbers.map { GridCell(row % 3 == 0 ? .known : .new, answer: String(row * $0)) } }
-    return MasteryGrid(corner: "×", rows: numbers, columns: numbers, cells: cells)
+    let cells = numbers.map { row in numbers.map { GridCell(level: row % 3 == 0 ? 3 : 0, text: String(row * $0)) } }
+    let levels = [("·", "not practised"), ("○", "learning"), ("◐", "getting there"), ("●", "known")]
+    return LevelGrid(
+      corner: "×", rows: numbers, columns: numbers, cells: cells,
+      levels: levels.map { LevelGrid.Level(symbol: $0.0, name: $0.1) })
   }()
 
   static let bars = (1...14).map { day in

@@ -104,9 +104,9 @@ func plain(_ reply: Reply) -> [String] {
     case .grid(let grid):
       lines.append("\(grid.corner) | " + grid.columns.map(String.init).joined(separator: " "))
       for (row, cells) in zip(grid.rows, grid.cells) {
-        lines.append("\(row) | " + cells.map(\.mastery.symbol).joined(separator: " "))
+        lines.append("\(row) | " + cells.map { grid.levels[$0.level].symbol }.joined(separator: " "))
       }
-      lines.append(Mastery.allCases.reversed().map { "\($0.symbol) \($0.name)" }.joined(separator: "   "))
+      lines.append(grid.levels.reversed().map { "\($0.symbol) \($0.name)" }.joined(separator: "   "))
     case .chart(let bars):
       lines += bars.map { "\($0.label) | \($0.value)" + ($0.text.isEmpty ? "" : " | \($0.text)") }
     }

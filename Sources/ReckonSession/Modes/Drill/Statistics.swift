@@ -91,15 +91,17 @@ enum Statistics {
     gridRange.flatMap { table in gridRange.map { Fact(table, $0) } }
   }
 
-  static func grid(_ states: [String: FactState]) -> MasteryGrid {
+  static func grid(_ states: [String: FactState]) -> LevelGrid {
     let range = Array(gridRange)
     let cells = range.map { table in
       range.map { operand in
         let fact = Fact(table, operand)
-        return GridCell(Mastery(states[fact.item]), answer: String(fact.answer))
+        return GridCell(level: Mastery(states[fact.item]).rawValue, text: String(fact.answer))
       }
     }
-    return MasteryGrid(corner: Fact.Operation.multiply.rawValue, rows: range, columns: range, cells: cells)
+    return LevelGrid(
+      corner: Fact.Operation.multiply.rawValue, rows: range, columns: range, cells: cells,
+      levels: Mastery.allCases.map { LevelGrid.Level(symbol: $0.symbol, name: $0.name) })
   }
 
   static func chart(_ activity: [DayActivity], today: Day) -> [ChartBar] {
