@@ -31,6 +31,9 @@ public final class SQLiteStore: Store, Sendable {
   private let exiting = Atomic<Bool>(false)
   /// How a damaged database is salvaged (its time, what stops it).
   let salvagePolicy: SalvagePolicy
+  /// A fault every write meets before it reaches SQLite, while it is set: the tests' full
+  /// disk (`failWrites(with:)`). Reads are not affected.
+  private let writeFault = Mutex<StoreError?>(nil)
 
   enum State {
     /// Not opened yet (a lazy store).
@@ -486,6 +489,7 @@ public final class SQLiteStore: Store, Sendable {
   /// when this returns, what it wrote is committed. A database found damaged is salvaged
   /// into a fresh file, and the write made there.
   func write<T: Sendable>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
+    if let fault = writeFault.withLock({ $0 }) { throw fault }
     let (result, checkpoint) = try state.withLock { (state) throws(StoreError) -> (T, String?) in
       var outcome = try writeOnce(&state, body)
       if case .failure(let error) = outcome, try salvage(&state, because: error) {
@@ -495,6 +499,12 @@ public final class SQLiteStore: Store, Sendable {
     }
     if let checkpoint { checkpointInBackground(checkpoint) }
     return result
+  }
+
+  /// Makes every write fail with `error` (nil: no more), as a full disk does, so that a test
+  /// of what the session does then runs on this store, whatever ports it has.
+  public func failWrites(with error: StoreError?) {
+    writeFault.withLock { $0 = error }
   }
 
   /// One try at a write: its result and the file to checkpoint after it, if it is time; or

@@ -145,7 +145,7 @@ import Testing
 
   /// A store that cannot save: one warning, and the drill goes on as if nothing happened.
   @Test func aStoreThatCannotSaveWarnsOnceAndTheDrillGoesOn() {
-    var session = testSession(store: FailingStore())
+    var session = testSession(store: failingStore())
     let start = plain(session.handle("drill 2 count 3"))
     #expect(
       start.first
@@ -166,22 +166,23 @@ import Testing
   /// A disk that fills up in the middle of a drill and then has room again: the answers
   /// acknowledged meanwhile are kept, and saved, in order, with the next answer.
   @Test func answersKeptWhileTheDiskIsFullAreSavedWhenItHasRoom() throws {
-    let store = FillingStore()
+    let store = SQLiteStore.inMemory()
+    let full = StoreError("the disk is full")
     var session = testSession(store: store)
     _ = session.handle("drill 2 count 5")
     _ = session.handle("4")
-    store.full = true
+    store.failWrites(with: full)
     let whileFull = plain(session.handle("6")) + plain(session.handle("9"))
     #expect(whileFull.filter { $0.hasPrefix("warning: progress is not being saved: the disk is full") }.count == 1)
-    store.full = false
+    store.failWrites(with: nil)
     let again = plain(session.handle("10"))
     #expect(again.contains("saving works again: 2 changes kept since saving failed are saved now"))
-    let saved = try store.inner.itemTotals(profile: "ada", mode: "drill")
+    let saved = try store.itemTotals(profile: "ada", mode: "drill")
     #expect(saved.keys.sorted() == ["2×2", "2×3", "2×4", "2×5"])
     #expect(saved["2×4"]?.right == 0)
     #expect(session.state.unsaved.isEmpty)
     // Full again at the end: the last try says what would be lost.
-    store.full = true
+    store.failWrites(with: full)
     _ = session.handle("12")
     let end = plain(session.finish())
     #expect(end.contains { $0.hasPrefix("warning: 1 change could not be saved (the disk is full)") })
@@ -428,94 +429,9 @@ extension Session {
   var drill: DrillMode? { mode as? DrillMode }
 }
 
-/// A store whose every write fails, as on a full disk.
-final class FailingStore: Store, @unchecked Sendable {
-  func prepareToSave() {}
-  func takeNotices() -> [String] { [] }
-  func settings(profile: String) throws(StoreError) -> SavedSettings { [:] }
-  func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
-    throw StoreError("the disk is full")
-  }
-  func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) {
-    throw StoreError("the disk is full")
-  }
-  func profiles() throws(StoreError) -> [ProfileSummary] { [] }
-  func record(_ answer: AnswerRecord, learn: (@Sendable (FactState?) -> FactState)?) throws(StoreError) -> FactState? {
-    throw StoreError("the disk is full")
-  }
-  func setBack(item: String, profile: String, mode: String, to state: FactState) throws(StoreError) {
-    throw StoreError("the disk is full")
-  }
-  func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] { [:] }
-  func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals] { [:] }
-  func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity] { [] }
-  func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] { [] }
-  func answerGroups(profile: String, mode: String) throws(StoreError) -> [AnswerGroup] { [] }
-  func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord] { [] }
-  func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
-    throw StoreError("the disk is full")
-  }
-  func saveGameResult(_ result: GameResult) throws(StoreError) { throw StoreError("the disk is full") }
-  func addGameResult(_ result: GameResult) throws(StoreError) { throw StoreError("the disk is full") }
-  func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult] { [] }
-}
-
-/// An in-memory store whose writes fail while `full` is set, as on a disk that fills up.
-final class FillingStore: Store, @unchecked Sendable {
-  let inner = SQLiteStore.inMemory()
-  var full = false
-  func check() throws(StoreError) { if full { throw StoreError("the disk is full") } }
-  func prepareToSave() {}
-  func takeNotices() -> [String] { [] }
-  func settings(profile: String) throws(StoreError) -> SavedSettings { try inner.settings(profile: profile) }
-  func saveSetting(_ key: String, value: String, profile: String, at milliseconds: Int64) throws(StoreError) {
-    try check()
-    try inner.saveSetting(key, value: value, profile: profile, at: milliseconds)
-  }
-  func addProfile(_ name: String, at milliseconds: Int64) throws(StoreError) {
-    try check()
-    try inner.addProfile(name, at: milliseconds)
-  }
-  func profiles() throws(StoreError) -> [ProfileSummary] { try inner.profiles() }
-  func record(_ answer: AnswerRecord, learn: (@Sendable (FactState?) -> FactState)?) throws(StoreError) -> FactState? {
-    try check()
-    return try inner.record(answer, learn: learn)
-  }
-  func setBack(item: String, profile: String, mode: String, to state: FactState) throws(StoreError) {
-    try check()
-    try inner.setBack(item: item, profile: profile, mode: mode, to: state)
-  }
-  func factStates(profile: String, mode: String) throws(StoreError) -> [String: FactState] {
-    try inner.factStates(profile: profile, mode: mode)
-  }
-  func itemTotals(profile: String, mode: String) throws(StoreError) -> [String: ItemTotals] {
-    try inner.itemTotals(profile: profile, mode: mode)
-  }
-  func activity(profile: String, mode: String, from first: Day) throws(StoreError) -> [DayActivity] {
-    try inner.activity(profile: profile, mode: mode, from: first)
-  }
-  func practiceDays(profile: String, mode: String) throws(StoreError) -> [Day] {
-    try inner.practiceDays(profile: profile, mode: mode)
-  }
-  func answerGroups(profile: String, mode: String) throws(StoreError) -> [AnswerGroup] {
-    try inner.answerGroups(profile: profile, mode: mode)
-  }
-  func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord] {
-    try inner.dailyChallenges(profile: profile, from: first, through: last)
-  }
-  func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord {
-    try check()
-    return try inner.saveDaily(challenge, answer: answer)
-  }
-  func saveGameResult(_ result: GameResult) throws(StoreError) {
-    try check()
-    try inner.saveGameResult(result)
-  }
-  func addGameResult(_ result: GameResult) throws(StoreError) {
-    try check()
-    try inner.addGameResult(result)
-  }
-  func gameResults(profile: String, game: String) throws(StoreError) -> [GameResult] {
-    try inner.gameResults(profile: profile, game: game)
-  }
+/// The store with every write failing, as on a full disk (reads work, and find nothing).
+func failingStore() -> SQLiteStore {
+  let store = SQLiteStore.inMemory()
+  store.failWrites(with: StoreError("the disk is full"))
+  return store
 }

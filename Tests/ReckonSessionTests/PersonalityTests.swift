@@ -214,7 +214,7 @@ import Testing
   /// A result is saved to the profile's history; on a full disk, the result is still shown.
   @Test(arguments: [true, false])
   func aResultIsSavedOrSaysWhyNot(_ diskIsFine: Bool) throws {
-    let store: any Store = diskIsFine ? SQLiteStore.inMemory() : FailingStore()
+    let store: any Store = diskIsFine ? SQLiteStore.inMemory() : failingStore()
     var session = testSession(store: store)
     _ = session.handle("personality calculator")
     var last = Reply()

@@ -412,4 +412,43 @@ import Testing
     #expect(reply.outputs == [.note("digits: 5")])
     #expect(SQLiteStore.quickSettings(path: path, profile: "ada")?["digits"] == "5")
   }
+
+  /// The tests' full disk: every write port fails with the fault given, reads still work, and
+  /// writes go through again once it is cleared.
+  @Test func aWriteFaultFailsEveryWriteUntilCleared() throws {
+    let store = SQLiteStore.inMemory()
+    try store.saveSetting("digits", value: "12", profile: "ada", at: 0)
+    let full = StoreError("the disk is full")
+    store.failWrites(with: full)
+    let answer = AnswerRecord(
+      profile: "ada", mode: "drill", item: "2×3", given: "6", correct: true, milliseconds: 900, answeredAt: 1,
+      day: Day(number: 1))
+    let result = GameResult(
+      profile: "ada", game: "g", startedAt: 1, day: Day(number: 1), finished: true, score: 1, data: "")
+    let daily = DailyRecord(
+      profile: "ada", day: Day(number: 1), difficulty: "easy", item: "q", elapsedMilliseconds: 0, updatedAt: 1)
+    let writes: [(String, () throws(StoreError) -> Void)] = [
+      ("saveSetting", { () throws(StoreError) in try store.saveSetting("digits", value: "5", profile: "ada", at: 1) }),
+      ("addProfile", { () throws(StoreError) in try store.addProfile("bob", at: 1) }),
+      ("record", { () throws(StoreError) in _ = try store.record(answer, learn: nil) }),
+      (
+        "setBack",
+        { () throws(StoreError) in
+          try store.setBack(item: "2×3", profile: "ada", mode: "drill", to: FactState(box: 1, dueAt: 0))
+        }
+      ),
+      ("saveDaily", { () throws(StoreError) in _ = try store.saveDaily(daily, answer: nil) }),
+      ("saveGameResult", { () throws(StoreError) in try store.saveGameResult(result) }),
+      ("addGameResult", { () throws(StoreError) in try store.addGameResult(result) }),
+    ]
+    for (name, write) in writes {
+      #expect(throws: full, "\(name)") { try write() }
+    }
+    #expect(try store.settings(profile: "ada") == ["digits": "12"])
+    store.failWrites(with: nil)
+    for (name, write) in writes {
+      #expect(throws: Never.self, "\(name)") { try write() }
+    }
+    #expect(try store.settings(profile: "ada") == ["digits": "5"])
+  }
 }
