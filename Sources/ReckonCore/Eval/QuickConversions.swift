@@ -57,12 +57,15 @@ public struct QuickConversions: Sendable {
   /// The plans learnt, in the order they were. (A list: a batch repeats a few shapes, and
   /// comparing a few bytes with each costs less than hashing a key.)
   var plans: [Plan] = []
+  /// The keys of shapes that cannot be learnt (a currency, an inexact factor, a mixed
+  /// result…): not tried again on every line of them. At most `maxPlans`.
+  var declined: [[UInt8]] = []
 
   public init() {}
 
   /// The value of `line` and what follows its number (`NumberFormatter.suffix(text:)`), when
   /// it is a conversion of a learnt shape; else nil.
-  public func answer(_ line: String, evaluator: Evaluator, in env: Environment) -> (Quantity, suffix: String)? {
+  public func answer(_ line: String, in env: Environment) -> (Quantity, suffix: String)? {
     guard !plans.isEmpty, let (numbers, key) = QuickConversions.shape(of: line),
       let plan = plans.first(where: { $0.key == key })
     else { return nil }
@@ -76,17 +79,24 @@ public struct QuickConversions: Sendable {
     _ line: String, statement: Statement, answer: Value?, evaluator: Evaluator, in env: Environment
   ) {
     guard plans.count < QuickConversions.maxPlans, let (numbers, key) = QuickConversions.shape(of: line),
-      !plans.contains(where: { $0.key == key }),
-      case .converted(.expression(let expr, continuesAnswer: false), let conversion) = statement,
-      case .unit(let target, let text) = conversion.target
+      !plans.contains(where: { $0.key == key }), !declined.contains(key)
     else { return }
     let words = key.split(separator: QuickConversions.separator, omittingEmptySubsequences: false).dropLast().map {
       String(decoding: $0, as: UTF8.self)
     }
-    guard QuickConversions.parts(of: expr) == words.indices.map({ Part(numbers[$0], words[$0]) }),
+    guard case .converted(.expression(let expr, continuesAnswer: false), let conversion) = statement,
+      case .unit(let target, let text) = conversion.target,
+      QuickConversions.parts(of: expr) == words.indices.map({ Part(numbers[$0], words[$0]) }),
       var plan = QuickConversions.plan(words, target: target, text: text, evaluator: evaluator, in: env),
       let quantity = plan.quantity(for: numbers), answer == .quantity(quantity)
-    else { return }
+    else {
+      // Whether a shape can be learnt depends on the unit table alone, unless a variable
+      // hides one of its words: after `reset` it may be learnt.
+      if declined.count < QuickConversions.maxPlans, !words.contains(where: { env.variables[$0] != nil }) {
+        declined.append(key)
+      }
+      return
+    }
     plan.key = key
     plans.append(plan)
   }
@@ -143,7 +153,7 @@ public struct QuickConversions: Sendable {
         let start = cursor.position
         while let c = cursor.peek(), isWordByte(c, first: cursor.position == start) { cursor.position += 1 }
         let word = UnsafeBufferPointer(rebasing: bytes[start..<cursor.position])
-        guard !word.isEmpty, cursor.position < bytes.count, isSpace(bytes[cursor.position]),
+        guard !word.isEmpty, cursor.position < bytes.count, QuickEvaluator.isSpace(bytes[cursor.position]),
           !word.elementsEqual("to".utf8)
         else { return nil }
         key += word
@@ -155,10 +165,10 @@ public struct QuickConversions: Sendable {
           cursor.position += 2
           cursor.skipSpace()
           var end = bytes.count
-          while end > cursor.position, isSpace(bytes[end - 1]) { end -= 1 }
+          while end > cursor.position, QuickEvaluator.isSpace(bytes[end - 1]) { end -= 1 }
           let target = UnsafeBufferPointer(rebasing: bytes[cursor.position..<end])
           // A comment is the full path's to drop.
-          guard !target.isEmpty, !target.contains(UInt8(ascii: "#")), !target.contains(1) else { return nil }
+          guard !target.isEmpty, !target.contains(UInt8(ascii: "#")), !target.contains(separator) else { return nil }
           key += target
           return (numbers, key)
         }
@@ -170,10 +180,6 @@ public struct QuickConversions: Sendable {
   static func isWordByte(_ c: UInt8, first: Bool) -> Bool {
     (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
       || c >= 0x80 || (!first && (QuickEvaluator.isDigit(c) || c == UInt8(ascii: "_")))
-  }
-
-  static func isSpace(_ c: UInt8) -> Bool {
-    c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") || c == UInt8(ascii: "\n")
   }
 
   // MARK: Plans
@@ -224,6 +230,6 @@ extension QuickEvaluator {
   /// Whether the bytes at the cursor are the two-letter word `a b` (`to`, `->`) and a space.
   func startsKeyword(_ a: UInt8, _ b: UInt8) -> Bool {
     position + 2 < bytes.count && bytes[position] == a && bytes[position + 1] == b
-      && QuickConversions.isSpace(bytes[position + 2])
+      && QuickEvaluator.isSpace(bytes[position + 2])
   }
 }

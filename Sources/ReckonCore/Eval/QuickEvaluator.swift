@@ -216,12 +216,12 @@ public struct QuickEvaluator {
 
   /// Spaces as the lexer counts them.
   @inline(__always) mutating func skipSpace() {
-    while position < bytes.count {
-      let c = bytes[position]
-      guard c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") || c == UInt8(ascii: "\n")
-      else { return }
-      position += 1
-    }
+    while position < bytes.count && QuickEvaluator.isSpace(bytes[position]) { position += 1 }
+  }
+
+  /// A byte the lexer counts as space.
+  @inline(__always) static func isSpace(_ c: UInt8) -> Bool {
+    c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\r") || c == UInt8(ascii: "\n")
   }
 
   @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }

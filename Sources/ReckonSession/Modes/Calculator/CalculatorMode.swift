@@ -64,7 +64,7 @@ public struct CalculatorMode: Sendable {
     // Plain arithmetic (most of a piped batch) needs no tokens or tree, nor does a conversion
     // of a shape seen before; anything else, and every error, takes the full path below.
     if let value = QuickEvaluator.value(of: line, evaluator: state.evaluator) { return answer(value, in: &state) }
-    if let (q, suffix) = conversions.answer(line, evaluator: state.evaluator, in: state.environment) {
+    if let (q, suffix) = conversions.answer(line, in: state.environment) {
       state.readSettings()
       let text = ReckonCore.NumberFormatter.withUnit(state.formatter.format(q.number), suffix: suffix)
       return answer(.quantity(q), text: text, in: &state)
