@@ -374,8 +374,9 @@ public final class SQLiteStore: Store, Sendable {
   static func quickSettings(path: String, profile: String) -> SavedSettings? {
     // A file or folder that opening would tighten or refuse is left to it, which says so.
     guard PrivateFiles.fileIsPrivate(path), PrivateFiles.folderIsPrivate(parentFolder(of: path)) else { return nil }
-    let immutable = walIsEmpty(path) && !needsEscaping(path)
-    if immutable, let settings = settingsFromPages(path: path, profile: profile) { return settings }
+    let walEmpty = walIsEmpty(path)
+    if walEmpty, let settings = settingsFromPages(path: path, profile: profile) { return settings }
+    let immutable = walEmpty && !needsEscaping(path)
     guard
       let db = try? Database(
         immutable ? "file:" + path + "?immutable=1" : path, flags: immutable ? [.readOnly, .uri] : .readOnly)

@@ -132,7 +132,9 @@ struct SettingsPages {
       guard let (type, next) = BTreePage.varint(bytes, offset, limit: start + Int(headerSize)),
         let length = DatabaseFile.serialLength(type, limit: size), at + length <= end
       else { return nil }
-      fields += [Int(type), at, at + length]
+      fields.append(Int(type))
+      fields.append(at)
+      fields.append(at + length)
       at += length
       offset = next
     }

@@ -14,12 +14,15 @@ import Testing
 
   /// A copy of the fixture as `reckon.sqlite` in a temporary folder (the fixture itself is
   /// never opened for writing).
-  static func copy() throws -> (SQLiteStoreTests.Folder, String) {
+  static func copy() throws -> (SQLiteStoreTests.Folder, String) { try copy(of: fixture) }
+
+  /// A copy of a fixture database as `reckon.sqlite` in a temporary folder, as the release
+  /// that wrote it left it for its user: mode 0600 (a copy takes the repository's 0644, which
+  /// the store would tighten, and say so).
+  static func copy(of fixture: String) throws -> (SQLiteStoreTests.Folder, String) {
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     try FileManager.default.copyItem(atPath: fixture, toPath: path)
-    // As the GRDB release left it for its user (a copy takes the repository's 0644, which the
-    // store would tighten, and say so).
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     return (folder, path)
   }

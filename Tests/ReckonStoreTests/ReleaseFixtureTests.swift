@@ -15,13 +15,7 @@ import Testing
     .appendingPathComponent("Fixtures/release-2026-11-27.sqlite").path
 
   /// A copy of the fixture as `reckon.sqlite` (mode 0600) in a temporary folder.
-  static func copy() throws -> (SQLiteStoreTests.Folder, String) {
-    let folder = try SQLiteStoreTests.Folder()
-    let path = folder.path + "/reckon.sqlite"
-    try FileManager.default.copyItem(atPath: fixture, toPath: path)
-    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-    return (folder, path)
-  }
+  static func copy() throws -> (SQLiteStoreTests.Folder, String) { try GRDBFixtureTests.copy(of: fixture) }
 
   static let tables = ["profile", "setting", "answer", "factState", "daily", "gameResult"]
 

@@ -115,9 +115,7 @@ public struct NumberFormatter: Sendable {
   /// What follows a quantity's number: a space and its unit (none before a symbol that sits
   /// on the number: `50%`, `30°`, `15'`), or nothing for a plain number.
   static func suffix(_ unit: Unit) -> String {
-    if unit.isNone { return "" }
-    let text = unit.description
-    return (isAttached(text) ? "" : " ") + text
+    unit.isNone ? "" : suffix(text: unit.description)
   }
 
   /// Whether a unit's text sits on the number (`attached`). Most units start with a letter,

@@ -17,7 +17,7 @@ enum Streaks {
   }
 
   /// The chart's days, oldest first, ending today.
-  static func chartDays(endingOn today: Day) -> [Day] {
+  static func days(endingOn today: Day) -> [Day] {
     (0..<chartDays).reversed().map { today.advanced(by: -$0) }
   }
 }

@@ -106,7 +106,7 @@ enum Statistics {
 
   static func chart(_ activity: [DayActivity], today: Day) -> [ChartBar] {
     let byDay = Dictionary(activity.map { ($0.day, $0) }, uniquingKeysWith: { a, _ in a })
-    return Streaks.chartDays(endingOn: today).map { day in
+    return Streaks.days(endingOn: today).map { day in
       let a = byDay[day] ?? DayActivity(day: day, answered: 0, right: 0)
       let text = a.answered == 0 ? "–" : "\(a.answered.grouped)  \(Wording.percent(a.right, of: a.answered))"
       return ChartBar(label: day.shortLabel, value: a.answered, text: text)

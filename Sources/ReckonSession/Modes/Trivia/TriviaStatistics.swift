@@ -124,7 +124,7 @@ enum TriviaStatistics {
 
   /// One bar a day: how many of its challenges were right, and each one's result.
   static func chart(_ challenges: [DailyRecord], today: Day) -> [ChartBar] {
-    Streaks.chartDays(endingOn: today).map { day in
+    Streaks.days(endingOn: today).map { day in
       let those = challenges.filter { $0.day == day }
       let marks = Difficulty.allCases.map { level -> String in
         guard let c = those.first(where: { $0.difficulty == level.rawValue }) else { return "·" }
