@@ -157,66 +157,27 @@ public struct SessionState: Sendable {
 
   /// Gets the store ready before a mode that saves progress: what went wrong is heard with
   /// the reply that starts the mode.
-  func prepareStore() {
+  public func prepareStore() {
     store?.prepareToSave()
   }
 
-  /// Saves an answer and, when `learn` is given, the item's next learning state, worked out
-  /// by `learn` from the state saved.
-  mutating func record(
-    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64,
-    learn: (@Sendable (FactState?, _ answeredAt: Int64) -> FactState)? = nil, category: String? = nil,
-    difficulty: String? = nil
-  ) {
-    let answer = answerRecord(
-      mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds, category: category,
-      difficulty: difficulty)
-    let now = answer.answeredAt
-    let learnNow = learn.map { learn in { @Sendable (state: FactState?) in learn(state, now) } }
-    save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      _ = try store.record(answer, learn: learnNow)
-    }
+  /// Saves what a mode keeps (an answer, a bill's line, a card's review) as it is given, and
+  /// answers what the write answered; nil when there is no store, or the write failed. A write
+  /// that fails (a full disk) is kept, in memory, and tried again first at each later save
+  /// and at the end, so what was acknowledged on screen is saved once saving works; the user
+  /// hears once that `failure` (`progress is not being saved`), and again when it works.
+  @discardableResult
+  public mutating func save<Request: StoreWrite>(
+    _ request: Request, failure: String = "progress is not being saved"
+  ) -> Request.Answer? {
+    save("progress", failure: failure) { store throws(StoreError) in try store.write(request) }
   }
 
-  /// An answer given now, by this profile, with the category and difficulty of what was asked
-  /// when it has them (a trivia question).
-  func answerRecord(
-    mode: String, item: String, given: String, correct: Bool, milliseconds: Int64, category: String? = nil,
-    difficulty: String? = nil
-  ) -> AnswerRecord {
-    let now = clock.nowMilliseconds()
-    return AnswerRecord(
-      profile: profile, mode: mode, item: item, given: given, correct: correct, milliseconds: milliseconds,
-      answeredAt: now, day: clock.day(atMilliseconds: now), category: category, difficulty: difficulty)
-  }
-
-  /// Saves a daily challenge's state (and its answer, when it has one); returns it as saved,
-  /// which is as finished if another Reckon finished it first.
-  mutating func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord? = nil) -> DailyRecord {
-    save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      try store.saveDaily(challenge, answer: answer)
-    } ?? challenge
-  }
-
-  /// Saves a game's round as it stands (a personality quiz's result, an anagram round so
-  /// far), replacing what was saved of the same round.
-  mutating func saveGameResult(_ result: GameResult, failure: String = "progress is not being saved") {
-    save("progress", failure: failure) { store throws(StoreError) in try store.saveGameResult(result) }
-  }
-
-  /// Saves a finished round as a new row (a personality quiz's result): two of the same
-  /// millisecond are two results.
-  mutating func addGameResult(_ result: GameResult, failure: String = "progress is not being saved") {
-    save("progress", failure: failure) { store throws(StoreError) in try store.addGameResult(result) }
-  }
-
-  /// Saves an item's learning state without an answer (a drill's answer shown puts its fact
-  /// back at the start).
-  mutating func setBack(mode: String, item: String, to learningState: FactState) {
-    let profile = profile
-    save("progress", failure: "progress is not being saved") { store throws(StoreError) in
-      try store.setBack(item: item, profile: profile, mode: mode, to: learningState)
-    }
+  /// Reads what a mode keeps: `request.nothingSaved` when there is no store. A failure is
+  /// the mode's to say (its command's error: `stats` could not read the answers).
+  public func load<Request: StoreRead>(_ request: Request) throws(StoreError) -> Request.Answer {
+    guard let store else { return request.nothingSaved }
+    return try store.read(request)
   }
 
   /// Every save goes through here: the writes kept from earlier failures first, then this

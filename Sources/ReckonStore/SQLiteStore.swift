@@ -31,6 +31,9 @@ public final class SQLiteStore: Store, Sendable {
   private let exiting = Atomic<Bool>(false)
   /// How a damaged database is salvaged (its time, what stops it).
   let salvagePolicy: SalvagePolicy
+  /// The modes' own tables, migrated whenever the file is opened for writing (`Tables.all`;
+  /// a test adds a mode of its own).
+  let modeTables: [any ModeTables.Type]
   /// A fault every write meets before it reaches SQLite, while it is set: the tests' full
   /// disk (`failWrites(with:)`). Reads are not affected.
   private let writeFault = Mutex<StoreError?>(nil)
@@ -89,33 +92,41 @@ public final class SQLiteStore: Store, Sendable {
 
   /// A store for the database at `path`, opened when first needed. A damaged database is
   /// salvaged as `salvage` says (the executable's stops on Ctrl-C).
-  public init(path: String, salvage: SalvagePolicy = SalvagePolicy()) {
+  public init(path: String, salvage: SalvagePolicy = SalvagePolicy(), tables: [any ModeTables.Type] = Tables.all) {
     file = path
     state = Mutex(.waiting)
     mayHaveNotices = Atomic(false)
     salvagePolicy = salvage
+    modeTables = tables
   }
 
   /// A store already open on `connection`; `file` is the database's path when the
   /// connection is a stand-in for it (in memory, when it could not be opened).
-  init(_ connection: Connection, file: String? = nil, salvage: SalvagePolicy = SalvagePolicy()) {
+  init(
+    _ connection: Connection, file: String? = nil, salvage: SalvagePolicy = SalvagePolicy(),
+    tables: [any ModeTables.Type] = Tables.all
+  ) {
     self.file = file ?? connection.path
     state = Mutex(.open(connection))
     mayHaveNotices = Atomic(true)
     salvagePolicy = salvage
+    modeTables = tables
   }
 
   /// Opens or creates the database at `path` now (its folder is created 0700, the file
   /// 0600). `now` (seconds since 1970) names a damaged file moved aside.
   public static func open(
-    path: String, now: time_t? = nil, patience: Int64 = 15_000, salvage: SalvagePolicy = SalvagePolicy()
+    path: String, now: time_t? = nil, patience: Int64 = 15_000, salvage: SalvagePolicy = SalvagePolicy(),
+    tables: [any ModeTables.Type] = Tables.all
   ) -> SQLiteStore {
-    SQLiteStore(connect(path: path, now: now, patience: patience, salvage: salvage), file: path, salvage: salvage)
+    SQLiteStore(
+      connect(path: path, now: now, patience: patience, salvage: salvage, tables: tables), file: path,
+      salvage: salvage, tables: tables)
   }
 
   /// A store that keeps nothing after the process ends.
-  public static func inMemory(warning: String? = nil) -> SQLiteStore {
-    SQLiteStore(memoryConnection(warning: warning))
+  public static func inMemory(warning: String? = nil, tables: [any ModeTables.Type] = Tables.all) -> SQLiteStore {
+    SQLiteStore(memoryConnection(warning: warning, tables: tables), tables: tables)
   }
 
   /// The file being saved to: nil when the store is in memory (from the start, or because
@@ -155,14 +166,17 @@ public final class SQLiteStore: Store, Sendable {
   private func connection(_ state: inout State) -> Connection {
     if case .open(let connection) = state { return connection }
     let connection =
-      file.map { SQLiteStore.connect(path: $0, now: nil, patience: 15_000, salvage: salvagePolicy) }
-      ?? SQLiteStore.memoryConnection()
+      file.map {
+        SQLiteStore.connect(path: $0, now: nil, patience: 15_000, salvage: salvagePolicy, tables: modeTables)
+      } ?? SQLiteStore.memoryConnection(tables: modeTables)
     state = .open(connection)
     mayHaveNotices.store(true, ordering: .releasing)
     return connection
   }
 
-  static func connect(path: String, now: time_t?, patience: Int64, salvage policy: SalvagePolicy) -> Connection {
+  static func connect(
+    path: String, now: time_t?, patience: Int64, salvage policy: SalvagePolicy, tables: [any ModeTables.Type]
+  ) -> Connection {
     let folder = parentFolder(of: path)
     var warnings: [String]
     do {
@@ -171,9 +185,9 @@ public final class SQLiteStore: Store, Sendable {
       for file in [path, path + "-wal", path + "-shm"] { warnings += try PrivateFiles.checkFile(file) }
     } catch  where error.unsafe {
       return memoryConnection(
-        warning: "\(error.message), so \(path) is not used: progress and settings will not be saved")
+        warning: "\(error.message), so \(path) is not used: progress and settings will not be saved", tables: tables)
     } catch {
-      return cannotWrite(path, "cannot write to \(folder)", because: error.message)
+      return cannotWrite(path, "cannot write to \(folder)", because: error.message, tables: tables)
     }
     warnings += PrivateFiles.repairLeftovers(of: path)
     cleanSalvageLeftovers(of: path)
@@ -188,13 +202,13 @@ public final class SQLiteStore: Store, Sendable {
         // files): SQLite finds the database and its -wal together.
         let lock = FolderLock(folder.isEmpty ? "." : folder, exclusive: false, patience: 10_000)
         defer { lock?.release() }
-        return Connection(try openWritable(path), path: path, warnings: warnings, canCheckpoint: true)
+        return Connection(try openWritable(path, tables: tables), path: path, warnings: warnings, canCheckpoint: true)
       } catch  where isCorruption(error) && !movedAside {
         // Another Reckon may have replaced the damaged file already: never move its fresh one.
         guard inode(path) == opened else { continue }
         // What can be read goes into a fresh file (a damaged header or schema, say, which
         // SQLite cannot open at all).
-        switch salvage(path, policy: policy, now: now) {
+        switch salvage(path, policy: policy, now: now, tables: tables) {
         case .salvaged(let report):
           movedAside = true
           warnings.append(report.notice(path: path, damage: error.message))
@@ -203,7 +217,7 @@ public final class SQLiteStore: Store, Sendable {
           guard monotonicMilliseconds() < deadline else { break }
           continue
         case .stopped:
-          let standIn = memoryConnection(cannotSave: salvageStopped(path, damage: error.message))
+          let standIn = memoryConnection(cannotSave: salvageStopped(path, damage: error.message), tables: tables)
           standIn.salvageStopped = true
           return standIn
         case .failed:
@@ -227,7 +241,7 @@ public final class SQLiteStore: Store, Sendable {
           else {
             return memoryConnection(
               warning: "\(path) is damaged and could not be replaced: nothing can be saved for now" + keptUntil,
-              cannotSave: "\(path) is damaged and could not be replaced")
+              cannotSave: "\(path) is damaged and could not be replaced", tables: tables)
           }
           usleep(20_000)
         }
@@ -235,14 +249,15 @@ public final class SQLiteStore: Store, Sendable {
         usleep(useconds_t(min(attempt, 10) * 20_000))
       } catch {
         return cannotWrite(
-          path, "cannot open \(path) for writing", because: PrivateFiles.whyNotWritable(path) ?? describe(error))
+          path, "cannot open \(path) for writing", because: PrivateFiles.whyNotWritable(path) ?? describe(error),
+          tables: tables)
       }
     }
   }
 
-  /// The database, in WAL mode, migrated, with a 10 s busy timeout (another Reckon may be
-  /// writing: wait, don't fail) and foreign keys on.
-  static func openWritable(_ path: String) throws(SQLiteError) -> Database {
+  /// The database, in WAL mode, migrated (the modes' tables too), with a 10 s busy timeout
+  /// (another Reckon may be writing: wait, don't fail) and foreign keys on.
+  static func openWritable(_ path: String, tables: [any ModeTables.Type]) throws(SQLiteError) -> Database {
     let db = try Database(path)
     // A file this user may not write is opened read-only, silently: every write would fail.
     if db.isReadOnly { throw SQLiteError(code: .readOnly, message: "attempt to write a readonly database") }
@@ -255,12 +270,15 @@ public final class SQLiteStore: Store, Sendable {
     try db.execute("PRAGMA journal_size_limit = 4194304")
     try db.execute("PRAGMA foreign_keys = ON")
     try Schema.migrator.migrate(db)
+    try ModeTablesMigrator.migrate(db, tables)
     return db
   }
 
   /// For a database that cannot be written: read-only if there is one to read, else in
   /// memory; the warning says why (a full disk rather than the error it caused).
-  static func cannotWrite(_ path: String, _ what: String, because reason: String) -> Connection {
+  static func cannotWrite(
+    _ path: String, _ what: String, because reason: String, tables: [any ModeTables.Type]
+  ) -> Connection {
     let folder = parentFolder(of: path)
     let cause =
       holdsNoFiles(folder)
@@ -268,17 +286,18 @@ public final class SQLiteStore: Store, Sendable {
       : diskFull(folder) ? "the disk is full" : reason
     let why = "\(what) (\(cause))"
     return readOnlyConnection(path, warning: why, cannotSave: cause)
-      ?? memoryConnection(warning: why + ": nothing can be saved for now" + keptUntil, cannotSave: cause)
+      ?? memoryConnection(
+        warning: why + ": nothing can be saved for now" + keptUntil, cannotSave: cause, tables: tables)
   }
 
   /// The saved database, only to read, when it cannot be written (a full disk, a read-only
   /// folder): what the user has done can still be shown, and new progress is kept by the
   /// session until it can be saved. Nil when there is none or it cannot be read either.
-  static func readOnly(_ path: String, warning: String) -> SQLiteStore? {
+  static func readOnly(_ path: String, warning: String, tables: [any ModeTables.Type] = Tables.all) -> SQLiteStore? {
     guard
       let connection = readOnlyConnection(path, warning: warning, cannotSave: "the database cannot be written here")
     else { return nil }
-    return SQLiteStore(connection)
+    return SQLiteStore(connection, tables: tables)
   }
 
   /// Read as `immutable` if need be: a read-only folder cannot hold WAL's -shm file.
@@ -309,11 +328,14 @@ public final class SQLiteStore: Store, Sendable {
       + "changed, and Reckon tries again the next time it needs the file"
   }
 
-  static func memoryConnection(warning: String? = nil, cannotSave: String? = nil) -> Connection {
+  static func memoryConnection(
+    warning: String? = nil, cannotSave: String? = nil, tables: [any ModeTables.Type]
+  ) -> Connection {
     // An in-memory database cannot fail to open; migrations on an empty one cannot fail either.
     let db = try! Database.inMemory()
     try! db.execute("PRAGMA foreign_keys = ON")
     try! Schema.migrator.migrate(db)
+    try! ModeTablesMigrator.migrate(db, tables)
     return Connection(db, path: nil, warnings: warning.map { [$0] } ?? [], cannotSave: cannotSave)
   }
 
@@ -508,6 +530,52 @@ public final class SQLiteStore: Store, Sendable {
     writeFault.withLock { $0 = error }
   }
 
+  // MARK: What modes keep
+
+  public func read<Request: StoreRead>(_ request: Request) throws(StoreError) -> Request.Answer {
+    guard let sql = request as? any SQLRead else { throw SQLiteStore.noSQL(for: request) }
+    return try run(sql) as! Request.Answer
+  }
+
+  public func write<Request: StoreWrite>(_ request: Request) throws(StoreError) -> Request.Answer {
+    guard let sql = request as? any SQLWrite else { throw SQLiteStore.noSQL(for: request) }
+    return try run(sql) as! Request.Answer
+  }
+
+  private func run<Request: SQLRead>(_ request: Request) throws(StoreError) -> Request.Answer {
+    try checkRegistered(Request.Tables.self)
+    let empty = request.nothingSaved
+    return try read(ifNothingSaved: empty) { (db) throws(SQLiteError) in
+      // A file opened only to read (a full disk, a read-only folder) was not migrated: one
+      // older than the mode's tables has nothing of the mode to show.
+      if db.isReadOnly, ObjectIdentifier(Request.Tables.self) != ObjectIdentifier(CoreTables.self),
+        try ModeTablesMigrator.versions([Request.Tables.self], in: db)[0] < Request.Tables.migrations.count
+      {
+        return empty
+      }
+      return try request.run(in: db)
+    }
+  }
+
+  private func run<Request: SQLWrite>(_ request: Request) throws(StoreError) -> Request.Answer {
+    try checkRegistered(Request.Tables.self)
+    return try write { (db) throws(SQLiteError) in try request.run(in: db) }
+  }
+
+  /// A mode's request whose tables are not in `Tables.all` would find none: a mistake in
+  /// the program, said as such rather than as SQLite's "no such table".
+  private func checkRegistered(_ tables: any ModeTables.Type) throws(StoreError) {
+    let id = ObjectIdentifier(tables)
+    guard id == ObjectIdentifier(CoreTables.self) || modeTables.contains(where: { ObjectIdentifier($0) == id }) else {
+      throw StoreError("Reckon cannot keep this: the tables '\(tables.name)' are not registered (Tables.all)")
+    }
+  }
+
+  /// A request with no SQL to run it (no conformance in a file under ReckonStore/Modes).
+  static func noSQL(for request: some StoreRequest) -> StoreError {
+    StoreError("Reckon cannot keep this: nothing in the store runs \(type(of: request))")
+  }
+
   /// One try at a write: its result and the file to checkpoint after it, if it is time; or
   /// what SQLite said. A stand-in that still cannot save throws.
   private func writeOnce<T>(_ state: inout State, _ body: (Database) throws(SQLiteError) -> T) throws(StoreError)
@@ -540,7 +608,8 @@ public final class SQLiteStore: Store, Sendable {
     } catch {
       if error == SQLiteStore.replaced, let file {
         // Open the file now at the name, and write there.
-        state = .open(SQLiteStore.connect(path: file, now: nil, patience: 15_000, salvage: salvagePolicy))
+        state = .open(
+          SQLiteStore.connect(path: file, now: nil, patience: 15_000, salvage: salvagePolicy, tables: modeTables))
         mayHaveNotices.store(true, ordering: .releasing)
         return try writeOnce(&state, body)
       }
@@ -576,9 +645,10 @@ public final class SQLiteStore: Store, Sendable {
     state = .waiting
     // The background checkpoint's connection must be closed too before the files move.
     for _ in 0..<200 where checkpointing.load(ordering: .acquiring) { usleep(10_000) }
-    switch SQLiteStore.salvage(path, policy: salvagePolicy) {
+    switch SQLiteStore.salvage(path, policy: salvagePolicy, tables: modeTables) {
     case .salvaged(let report):
-      let fresh = SQLiteStore.connect(path: path, now: nil, patience: 15_000, salvage: salvagePolicy)
+      let fresh = SQLiteStore.connect(
+        path: path, now: nil, patience: 15_000, salvage: salvagePolicy, tables: modeTables)
       fresh.notices.insert(report.notice(path: path, damage: error.message), at: 0)
       state = .open(fresh)
       mayHaveNotices.store(true, ordering: .releasing)
@@ -599,7 +669,8 @@ public final class SQLiteStore: Store, Sendable {
     // (The saves at the end are the last chance: no waiting for the second to pass.)
     guard now - lastReopen.load(ordering: .relaxed) >= 1000 || exiting.load(ordering: .relaxed) else { return nil }
     lastReopen.store(now, ordering: .relaxed)
-    let connection = SQLiteStore.connect(path: file, now: nil, patience: 1000, salvage: salvagePolicy)
+    let connection = SQLiteStore.connect(
+      path: file, now: nil, patience: 1000, salvage: salvagePolicy, tables: modeTables)
     // A file found unsafe now (a link planted since) gives a store in memory: not a file
     // that can be saved to.
     guard connection.cannotSave == nil, connection.path != nil else { return nil }

@@ -26,6 +26,8 @@ struct SalvageReport {
   var copy: SalvageCopy
   var aside: String
   var milliseconds: Int64
+  /// The modes' names for their tables' rows (`ModeTables.rowNames`).
+  var modeRowNames: [(table: String, one: String, many: String)] = []
 
   /// The user's names for the tables: one, and more than one.
   static let tableNames: [String: (String, String)] = [
@@ -50,7 +52,8 @@ struct SalvageReport {
       + copy.tables.filter { !Self.order.contains($0.name) }
     var parts: [String] = []
     for table in tables where table.kept > 0 || table.lost > 0 || !table.lostIsExact {
-      let (one, many) = Self.tableNames[table.name] ?? (table.name, table.name)
+      let own = modeRowNames.first { $0.table == table.name }.map { ($0.one, $0.many) }
+      let (one, many) = Self.tableNames[table.name] ?? own ?? (table.name, table.name)
       var part = "\(table.kept.grouped) \(table.kept == 1 ? one : many)"
       if table.lost > 0 {
         part += " (\(table.lostIsExact ? "" : "at least ")\(table.lost.grouped) could not be read)"
@@ -104,7 +107,9 @@ extension SQLiteStore {
   /// the middle of it. Ctrl-C (`policy`) leaves everything as it was; out of time, what was
   /// copied is kept, the damaged file aside as always. `now` (seconds since 1970) names the
   /// damaged file aside.
-  static func salvage(_ path: String, policy: SalvagePolicy, now: time_t? = nil) -> SalvageOutcome {
+  static func salvage(
+    _ path: String, policy: SalvagePolicy, now: time_t? = nil, tables: [any ModeTables.Type] = Tables.all
+  ) -> SalvageOutcome {
     guard let salvaged = inode(path) else { return .replacedElsewhere }
     // The connection that takes the write lock for the move, and says whether anything was
     // committed meanwhile. It must leave the file as it is when it closes: no checkpoint.
@@ -134,7 +139,7 @@ extension SQLiteStore {
         return .failed("\(temporary) could not be made: \(FileProblem.errno().message)")
       }
       let copy: SalvageCopy
-      switch copyReadable(from: path, into: temporary, limits: limits) {
+      switch copyReadable(from: path, into: temporary, limits: limits, tables: tables) {
       case .success(let copied):
         copy = copied
       case .failure(.stopped(.interrupted)):
@@ -174,7 +179,9 @@ extension SQLiteStore {
       }
       switch install(marker, at: path, salvaged: salvaged, now: now ?? time(nil)) {
       case .installed(let aside):
-        return .salvaged(SalvageReport(copy: copy, aside: aside, milliseconds: policy.milliseconds))
+        return .salvaged(
+          SalvageReport(
+            copy: copy, aside: aside, milliseconds: policy.milliseconds, modeRowNames: tables.flatMap { $0.rowNames }))
       case .replaced:
         marker.remove()
         return .replacedElsewhere

@@ -87,19 +87,19 @@ extension SQLiteStore {
   /// commit). Everything runs under `limits`: SQLite's statements through its progress
   /// handler, the page reader between pages. Out of time, what was copied is kept
   /// (`ranOutOfTime`); interrupted, it fails.
-  static func copyReadable(from damaged: String, into fresh: String, limits: SalvageLimits) -> Result<
-    SalvageCopy, SalvageProblem
-  > {
+  static func copyReadable(
+    from damaged: String, into fresh: String, limits: SalvageLimits, tables modes: [any ModeTables.Type] = Tables.all
+  ) -> Result<SalvageCopy, SalvageProblem> {
     do throws(SalvageProblem) {
-      return .success(try copy(from: damaged, into: fresh, limits: limits))
+      return .success(try copy(from: damaged, into: fresh, limits: limits, modes: modes))
     } catch {
       return .failure(error)
     }
   }
 
-  private static func copy(from damaged: String, into fresh: String, limits: SalvageLimits) throws(SalvageProblem)
-    -> SalvageCopy
-  {
+  private static func copy(
+    from damaged: String, into fresh: String, limits: SalvageLimits, modes: [any ModeTables.Type]
+  ) throws(SalvageProblem) -> SalvageCopy {
     // The damaged file, read-only. `writable_schema` makes SQLite read the tables it can when
     // part of the schema is damaged, as sqlite3's .dump does (nothing can be written on this
     // connection all the same).
@@ -131,10 +131,16 @@ extension SQLiteStore {
       // on disk, no waiting for the disk.
       try db.execute("PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF")
       try Schema.migrator.migrate(db, upTo: version)
+      // Each mode's tables at the damaged file's version of them, when it can be read (else
+      // today's); the bookkeeping of versions is the fresh file's own, not copied.
+      let modeVersions = source.flatMap { try? ModeTablesMigrator.versions(modes, in: $0) }
+      try ModeTablesMigrator.migrate(db, modes, upTo: modeVersions)
       let tables = try db.all(
         "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
       ) { (row) throws(SQLiteError) in try row[0] as String }
-      for table in tables { copies.append(TableCopy(name: table, columns: try salvageColumns(of: table, db))) }
+      for table in tables where table != "modeTables" {
+        copies.append(TableCopy(name: table, columns: try salvageColumns(of: table, db)))
+      }
       // The small tables first, the answers (the bulk) last: out of time, what is lost is
       // answers, not the settings, profiles or learning boxes that were never reached.
       let order = ["profile", "setting", "daily", "gameResult", "personality", "anagramRound", "factState", "answer"]
@@ -194,6 +200,7 @@ extension SQLiteStore {
     do throws(SQLiteError) {
       try db.execute("COMMIT")
       try Schema.migrator.migrate(db)
+      try ModeTablesMigrator.migrate(db, modes)
       // Every row names a profile: one whose row was lost comes back, created at 0.
       let tables = try db.all(
         "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
@@ -203,7 +210,7 @@ extension SQLiteStore {
           "INSERT OR IGNORE INTO main.profile (name, createdAt) SELECT DISTINCT profile, 0 FROM main.\(quoted(table))")
       }
       var report: [SalvageCopy.Table] = []
-      for table in tables {
+      for table in tables where table != "modeTables" {
         var entry = SalvageCopy.Table(name: table)
         entry.kept = try db.value("SELECT count(*) FROM main.\(quoted(table))") ?? 0
         // The tables v6 merged into the game results count as game results.

@@ -129,18 +129,19 @@ import Testing
     _ = session.handle("drill 6 count 6")
     for (n, line) in ["12", "19", "", "", "skip", "30", "36"].enumerated() {
       _ = session.handle(line)
-      let saved = try store.itemTotals(profile: "ada", mode: "drill").values.reduce(0) { $0 + $1.answered }
+      let saved = try store.read(Answers.Totals(profile: "ada", mode: "drill")).values.reduce(0) { $0 + $1.answered }
       #expect(saved == [1, 2, 2, 2, 2, 3, 4][n], "after \(n + 1) lines")
     }
     #expect(
-      try store.itemTotals(profile: "ada", mode: "drill")["6×3"] == ItemTotals(answered: 1, right: 0, milliseconds: 0))
-    #expect(try store.factStates(profile: "ada", mode: "drill")["6×3"]?.box == 1)
+      try store.read(Answers.Totals(profile: "ada", mode: "drill"))["6×3"]
+        == ItemTotals(answered: 1, right: 0, milliseconds: 0))
+    #expect(try store.read(Answers.FactStates(profile: "ada", mode: "drill"))["6×3"]?.box == 1)
     // 6 × 4's answer was shown: not an answer, but not known either, so back to box 1, and
     // counted as shown.
     #expect(
-      try store.itemTotals(profile: "ada", mode: "drill")["6×4"]
+      try store.read(Answers.Totals(profile: "ada", mode: "drill"))["6×4"]
         == ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 1))
-    #expect(try store.factStates(profile: "ada", mode: "drill")["6×4"]?.box == 1)
+    #expect(try store.read(Answers.FactStates(profile: "ada", mode: "drill"))["6×4"]?.box == 1)
   }
 
   /// A store that cannot save: one warning, and the drill goes on as if nothing happened.
@@ -177,7 +178,7 @@ import Testing
     store.failWrites(with: nil)
     let again = plain(session.handle("10"))
     #expect(again.contains("saving works again: 2 changes kept since saving failed are saved now"))
-    let saved = try store.itemTotals(profile: "ada", mode: "drill")
+    let saved = try store.read(Answers.Totals(profile: "ada", mode: "drill"))
     #expect(saved.keys.sorted() == ["2×2", "2×3", "2×4", "2×5"])
     #expect(saved["2×4"]?.right == 0)
     #expect(session.state.unsaved.isEmpty)
@@ -211,7 +212,8 @@ import Testing
         "saving works again: 2 changes kept since saving failed are saved now", "✓ 0.0 s", "Q 5 × 4 = ?",
       ])
     let saved = SQLiteStore.open(path: path)
-    #expect(try saved.itemTotals(profile: "ada", mode: "drill").mapValues(\.answered) == ["5×2": 1, "5×3": 1])
+    #expect(
+      try saved.read(Answers.Totals(profile: "ada", mode: "drill")).mapValues(\.answered) == ["5×2": 1, "5×3": 1])
     #expect(try saved.settings(profile: "ada")["drill"] != nil)
   }
 
@@ -228,7 +230,7 @@ import Testing
     try FileManager.default.removeItem(at: folder)
     let end = plain(session.finish())
     #expect(end.first == "saving works again: 2 changes kept since saving failed are saved now", "\(end)")
-    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["5×2"]?.answered == 1)
+    #expect(try SQLiteStore.open(path: path).read(Answers.Totals(profile: "ada", mode: "drill"))["5×2"]?.answered == 1)
   }
 
   /// A review of one fact, missed again and again, ends once it is answered right.
@@ -358,8 +360,8 @@ import Testing
     try ask(Fact(7, 8), "56")
     try ask(Fact(7, 8), "")
     try ask(Fact(6, 9), "54")
-    let states = try store.factStates(profile: "ada", mode: "drill")
-    let totals = try store.itemTotals(profile: "ada", mode: "drill")
+    let states = try store.read(Answers.FactStates(profile: "ada", mode: "drill"))
+    let totals = try store.read(Answers.Totals(profile: "ada", mode: "drill"))
     try #require(states["7×8"]?.box == 1 && states["6×9"]?.box == 2)
     try #require(totals["7×8"]?.answered == 3 && totals["7×8"]?.right == 3)
     try #require(totals["6×9"]?.answered == 4 && totals["6×9"]?.right == 1)

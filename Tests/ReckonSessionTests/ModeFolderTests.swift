@@ -94,21 +94,33 @@ import Testing
   }
 
   /// The one rule for every mode folder, with no list of exceptions: outside it, only the
-  /// registry names it (its features, `…Feature`), and only the executable's options that
-  /// hand a mode a file (`--words`, `--questions`: `use…`) call into it.
-  static func isAllowed(_ use: String) -> Bool {
+  /// registry names it (its features, `…Feature`), only the executable's options that hand a
+  /// mode a file (`--words`, `--questions`: `use…`) call into it, and only the mode's one
+  /// file of SQL in the store (`ReckonStore/Modes/<Folder>.swift`) runs its requests.
+  static func isAllowed(_ use: String, of folder: String) -> Bool {
     let parts = use.components(separatedBy: ": ")
     let (file, name) = (parts[0], parts[1])
     return (file == "ReckonSession/Modes/Registry.swift" && name.hasSuffix("Feature"))
       || (file == "reckon/ReckonCommand.swift" && name.hasPrefix("use"))
+      || file == "ReckonStore/Modes/\(folder).swift"
   }
 
   @Test func everyModeIsItsFolderAndItsRegistration() throws {
     let folders = try Self.modeFolders()
     #expect(folders.count >= 5, "\(folders)")
     for folder in folders {
-      let uses = try Self.usesOutside(folder).filter { !Self.isAllowed($0) }
+      let uses = try Self.usesOutside(folder).filter { !Self.isAllowed($0, of: folder) }
       #expect(uses.isEmpty, "\(folder) is used outside its folder: \(uses)")
+    }
+  }
+
+  /// A mode's SQL is one file in the store, named after its folder: a file there for no
+  /// folder would be a mode's code outside both.
+  @Test func theStoreHasOneFileOfSQLPerModeAtMost() throws {
+    let folders = Set(try Self.modeFolders())
+    for file in try Self.swiftFiles(under: Self.sources + "/ReckonStore/Modes") {
+      let name = String(file.split(separator: "/").last!.dropLast(".swift".count))
+      #expect(folders.contains(name), "\(file) is named after no mode folder (\(folders.sorted()))")
     }
   }
 

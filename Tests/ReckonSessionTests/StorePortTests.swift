@@ -49,14 +49,14 @@ import Testing
     let store = SQLiteStore.inMemory()
     let good = AnagramRecord(
       profile: "ada", startedAt: 1, day: Day(number: 1), level: "easy", score: 10, solved: 1, played: 2, finished: true)
-    try store.saveGameResult(good.gameResult)
+    try store.write(GameResults.Save(good.gameResult))
     for data in ["", "{", "{\"level\":\"easy\"}", "{\"level\":1,\"solved\":1,\"played\":1}", "[]"] {
       var bad = good.gameResult
       bad.startedAt += Int64(data.utf8.count) + 1
       bad.data = data
-      try store.saveGameResult(bad)
+      try store.write(GameResults.Save(bad))
     }
-    #expect(try store.gameResults(profile: "ada", game: AnagramRecord.game).count == 6)
+    #expect(try store.read(GameResults.All(profile: "ada", game: AnagramRecord.game)).count == 6)
     #expect(try store.anagramRounds(profile: "ada") == [good])
   }
 
@@ -65,20 +65,20 @@ import Testing
     let store = SQLiteStore.inMemory()
     var round = AnagramRecord(
       profile: "ada", startedAt: 7, day: Day(number: 1), level: "easy", score: 0, solved: 0, played: 1, finished: false)
-    try store.saveGameResult(round.gameResult)
+    try store.write(GameResults.Save(round.gameResult))
     round.score = 30
     round.played = 10
     round.finished = true
-    try store.saveGameResult(round.gameResult)
+    try store.write(GameResults.Save(round.gameResult))
     var other = round
     other.startedAt = 8
-    try store.saveGameResult(other.gameResult)
+    try store.write(GameResults.Save(other.gameResult))
     var sameTime = round.gameResult
     sameTime.game = "another game"
-    try store.saveGameResult(sameTime)
+    try store.write(GameResults.Save(sameTime))
     #expect(try store.anagramRounds(profile: "ada") == [round, other])
-    #expect(try store.gameResults(profile: "ada", game: "another game").map(\.startedAt) == [7])
-    #expect(try store.gameResults(profile: "bob", game: AnagramRecord.game).isEmpty)
+    #expect(try store.read(GameResults.All(profile: "ada", game: "another game")).map(\.startedAt) == [7])
+    #expect(try store.read(GameResults.All(profile: "bob", game: AnagramRecord.game)).isEmpty)
   }
 
   /// The store hands the rule the state it has saved, and saves what the rule returns: the
@@ -93,14 +93,14 @@ import Testing
     let answer = AnswerRecord(
       profile: "ada", mode: "cards", item: "a", given: "x", correct: false, milliseconds: 1, answeredAt: 5,
       day: Day(number: 0))
-    #expect(try store.record(answer, learn: rule) == FactState(box: 10, dueAt: 1))
-    #expect(try store.record(answer, learn: rule) == FactState(box: 20, dueAt: 2))
-    #expect(try store.record(answer, learn: nil) == nil)
+    #expect(try store.write(Answers.Record(answer, learn: rule)) == FactState(box: 10, dueAt: 1))
+    #expect(try store.write(Answers.Record(answer, learn: rule)) == FactState(box: 20, dueAt: 2))
+    #expect(try store.write(Answers.Record(answer, learn: nil)) == nil)
     #expect(seen.withLock { $0 } == [nil, FactState(box: 10, dueAt: 1)])
-    #expect(try store.factStates(profile: "ada", mode: "cards") == ["a": FactState(box: 20, dueAt: 2)])
-    try store.setBack(item: "a", profile: "ada", mode: "cards", to: FactState(box: 2, dueAt: 9))
-    #expect(try store.factStates(profile: "ada", mode: "cards") == ["a": FactState(box: 2, dueAt: 9)])
-    #expect(try store.itemTotals(profile: "ada", mode: "cards")["a"]?.shown == 1)
+    #expect(try store.read(Answers.FactStates(profile: "ada", mode: "cards")) == ["a": FactState(box: 20, dueAt: 2)])
+    try store.write(Answers.SetBack(item: "a", profile: "ada", mode: "cards", to: FactState(box: 2, dueAt: 9)))
+    #expect(try store.read(Answers.FactStates(profile: "ada", mode: "cards")) == ["a": FactState(box: 2, dueAt: 9)])
+    #expect(try store.read(Answers.Totals(profile: "ada", mode: "cards"))["a"]?.shown == 1)
   }
 
   /// What the store has to say reaches the user once, at the start of the reply to the line

@@ -179,7 +179,7 @@ extension Choices {
     clock.advance(milliseconds: 42_000)
     #expect(session.tick().outputs.isEmpty)
     #expect(session.prompt == "daily easy 0:42> ")
-    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    let saved = try store.read(DailyChallenges.Days(profile: "ada", from: clock.today(), through: clock.today()))
     #expect(saved.map(\.elapsedMilliseconds) == [42_000])
     #expect(saved.map(\.finished) == [false])
     // A new session on the same store (as after kill -9) resumes at 0:42.
@@ -196,7 +196,7 @@ extension Choices {
     let reply = plain(session.tick())
     #expect(reply.first?.hasPrefix("✗ Time's up (60:00): the answer is ") == true)
     #expect(session.isInCalculator)
-    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    let saved = try store.read(DailyChallenges.Days(profile: "ada", from: clock.today(), through: clock.today()))
     #expect(saved.map(\.finished) == [true])
     #expect(saved.map(\.correct) == [false])
     #expect(saved.map(\.elapsedMilliseconds) == [DailyMode.limit])
@@ -211,7 +211,7 @@ extension Choices {
     clock.advance(milliseconds: DailyMode.limit + 5000)
     let reply = plain(how == "quit" ? session.handle("quit") : session.finish())
     #expect(reply.first?.hasPrefix("✗ Time's up (60:00)") == true, "\(reply)")
-    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    let saved = try store.read(DailyChallenges.Days(profile: "ada", from: clock.today(), through: clock.today()))
     #expect(saved.map(\.finished) == [true])
   }
 
@@ -236,8 +236,8 @@ extension Choices {
     clock.advance(milliseconds: 5000)
     let reply = plain(second.handle("b"))
     #expect(reply.first?.hasPrefix("This challenge was finished in another Reckon") == true)
-    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    let saved = try store.read(DailyChallenges.Days(profile: "ada", from: clock.today(), through: clock.today()))
     #expect(saved.map(\.elapsedMilliseconds) == [5000])
-    #expect(try store.answerGroups(profile: "ada", mode: "daily").map(\.answered) == [1])
+    #expect(try store.read(Answers.Groups(profile: "ada", mode: "daily")).map(\.answered) == [1])
   }
 }

@@ -22,7 +22,7 @@ import Testing
     #expect(session.prompt == "daily easy 1:05> ")
     clock.advance(milliseconds: 2_000)
     #expect(session.tick().outputs.isEmpty)
-    let saved = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    let saved = try store.read(DailyChallenges.Days(profile: "ada", from: clock.today(), through: clock.today()))
     #expect(saved.map(\.elapsedMilliseconds) == [67_000])
 
     guard let daily = session.mode as? DailyMode else {
@@ -32,7 +32,7 @@ import Testing
     let right = try #require(daily.choices.answers.firstIndex(of: daily.choices.question.correct))
     let answered = plain(session.handle("abcd".map(String.init)[right]))
     #expect(answered.first?.hasSuffix(", in 1:07.") == true, "\(answered)")
-    let finished = try store.dailyChallenges(profile: "ada", from: clock.today(), through: clock.today())
+    let finished = try store.read(DailyChallenges.Days(profile: "ada", from: clock.today(), through: clock.today()))
     #expect(finished.map(\.elapsedMilliseconds) == [67_000])
     #expect(finished.map(\.finished) == [true])
   }
@@ -48,7 +48,7 @@ import Testing
     clock.advance(milliseconds: 1_500)
     clock.setWallClock(by: Self.hour * 5)
     #expect(plain(session.handle("21")).first == "✓ 1.5 s")
-    let totals = try store.itemTotals(profile: "ada", mode: "drill")
+    let totals = try store.read(Answers.Totals(profile: "ada", mode: "drill"))
     #expect(totals["7×2"]?.milliseconds == 2_000)
     #expect(totals["7×3"]?.milliseconds == 1_500)
   }

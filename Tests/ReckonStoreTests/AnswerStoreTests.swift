@@ -31,24 +31,24 @@ import Testing
     let store = SQLiteStore.open(path: path)
     let day = Day(milliseconds: Self.day0, utcOffsetSeconds: 0)
     #expect(
-      try store.factStates(profile: "ada", mode: "drill") == [
+      try store.read(Answers.FactStates(profile: "ada", mode: "drill")) == [
         "7×8": FactState(box: 1, dueAt: Self.day0 + 1000),
         "6×9": FactState(box: 2, dueAt: Self.midnight0 + 2 * 86_400_000),
       ])
     #expect(
-      try store.itemTotals(profile: "ada", mode: "drill") == [
+      try store.read(Answers.Totals(profile: "ada", mode: "drill")) == [
         "7×8": ItemTotals(answered: 2, right: 1, milliseconds: 3000),
         "6×9": ItemTotals(answered: 1, right: 1, milliseconds: 1500),
       ])
     #expect(
-      try store.activity(profile: "ada", mode: "drill", from: day) == [
+      try store.read(Answers.Activity(profile: "ada", mode: "drill", from: day)) == [
         DayActivity(day: day, answered: 2, right: 1), DayActivity(day: day.advanced(by: 1), answered: 1, right: 1),
       ])
-    #expect(try store.activity(profile: "ada", mode: "drill", from: day.advanced(by: 1)).count == 1)
-    #expect(try store.practiceDays(profile: "ada", mode: "drill") == [day.advanced(by: 1), day])
-    #expect(try store.practiceDays(profile: "ada", mode: "quiz") == [])
+    #expect(try store.read(Answers.Activity(profile: "ada", mode: "drill", from: day.advanced(by: 1))).count == 1)
+    #expect(try store.read(Answers.PracticeDays(profile: "ada", mode: "drill")) == [day.advanced(by: 1), day])
+    #expect(try store.read(Answers.PracticeDays(profile: "ada", mode: "quiz")) == [])
     // bob's answer was saved without learning: no box.
-    #expect(try store.factStates(profile: "bob", mode: "drill") == [:])
+    #expect(try store.read(Answers.FactStates(profile: "bob", mode: "drill")) == [:])
     #expect(
       try store.profiles() == [
         ProfileSummary(name: "ada", answers: 3, lastDay: day.advanced(by: 1)),
@@ -91,7 +91,7 @@ import Testing
       }
     }
     let store = SQLiteStore.open(path: path)
-    let totals = try store.itemTotals(profile: "ada", mode: "drill")
+    let totals = try store.read(Answers.Totals(profile: "ada", mode: "drill"))
     // Each writer asked 11 facts in turn 150 times: the first 7 came up 14 times, the other 4
     // 13 times. Any answer lost or written twice would change a count.
     #expect(totals.count == 22)
@@ -140,11 +140,11 @@ import Testing
     var parts = tm()
     localtime_r(&seconds, &parts)
     let local = Day(milliseconds: Self.day0, utcOffsetSeconds: parts.tm_gmtoff)
-    #expect(try store.practiceDays(profile: "ada", mode: "drill") == [local])
+    #expect(try store.read(Answers.PracticeDays(profile: "ada", mode: "drill")) == [local])
     #expect(try store.withDatabase { (db) throws(SQLiteError) in try db.userVersion() } == 6)
     #expect(Schema.migrator.latest == 6)
     // An answer from before v3 has no category or difficulty, and no trivia statistics.
-    #expect(try store.answerGroups(profile: "ada", mode: "drill").isEmpty)
+    #expect(try store.read(Answers.Groups(profile: "ada", mode: "drill")).isEmpty)
     #expect(try store.personalityResults(profile: "ada").isEmpty)
     #expect(try store.anagramRounds(profile: "ada").isEmpty)
   }
@@ -203,22 +203,22 @@ import Testing
       try store.settings(profile: "ada") == ["drill": "2-9 max 12 order endless ×", "digits": "4"])
     #expect(try store.settings(profile: "bob") == ["tips": "12 15"])
     #expect(
-      try store.factStates(profile: "ada", mode: "drill") == [
+      try store.read(Answers.FactStates(profile: "ada", mode: "drill")) == [
         "7×8": FactState(box: 1, dueAt: Self.day0 + 1), "6×9": FactState(box: 2, dueAt: Self.midnight0 + 86_400_000),
         "4×4": FactState(box: 1, dueAt: Self.day0),
       ])
     #expect(
-      try store.itemTotals(profile: "ada", mode: "drill") == [
+      try store.read(Answers.Totals(profile: "ada", mode: "drill")) == [
         "7×8": ItemTotals(answered: 2, right: 1, milliseconds: 3000),
         "6×9": ItemTotals(answered: 1, right: 1, milliseconds: 1500),
         "4×4": ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 1),
       ])
     #expect(
-      try store.itemTotals(profile: "bob", mode: "drill") == [
+      try store.read(Answers.Totals(profile: "bob", mode: "drill")) == [
         "7×8": ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 1)
       ])
-    #expect(try store.practiceDays(profile: "ada", mode: "drill") == [day])
-    let daily = try store.dailyChallenges(profile: "ada", from: day, through: day)
+    #expect(try store.read(Answers.PracticeDays(profile: "ada", mode: "drill")) == [day])
+    let daily = try store.read(DailyChallenges.Days(profile: "ada", from: day, through: day))
     #expect(daily.map(\.given) == ["Mercury"])
     #expect(daily.map(\.finished) == [true])
     #expect(try store.personalityResults(profile: "ada").map(\.outcome) == ["Owl"])
@@ -231,11 +231,11 @@ import Testing
     try store.setBack(item: "4×4", profile: "ada", mode: "drill", at: Self.day0 + 3)
     try store.record(Self.answer("6×9", correct: true, at: Self.day0 + 4), learning: Leitner())
     #expect(
-      try store.itemTotals(profile: "ada", mode: "drill")["6×9"]
+      try store.read(Answers.Totals(profile: "ada", mode: "drill"))["6×9"]
         == ItemTotals(answered: 2, right: 2, milliseconds: 3000, shown: 2))
-    #expect(try store.itemTotals(profile: "ada", mode: "drill")["4×4"]?.shown == 2)
-    #expect(try store.factStates(profile: "ada", mode: "drill")["6×9"]?.box == 2)
-    #expect(try store.itemTotals(profile: "bob", mode: "drill")["7×8"]?.shown == 1)
+    #expect(try store.read(Answers.Totals(profile: "ada", mode: "drill"))["4×4"]?.shown == 2)
+    #expect(try store.read(Answers.FactStates(profile: "ada", mode: "drill"))["6×9"]?.box == 2)
+    #expect(try store.read(Answers.Totals(profile: "bob", mode: "drill"))["7×8"]?.shown == 1)
 
     // The drill setting saved by that release still reads, as the defaults it was.
     var session = Session(clock: ManualClock(), random: SeededRandom(seed: 1), store: store, profile: "ada")
@@ -247,12 +247,13 @@ import Testing
   @Test func aShowingIsCounted() throws {
     let store = SQLiteStore.inMemory()
     try store.setBack(item: "3×4", profile: "ada", mode: "drill", at: Self.day0)
-    #expect(try store.factStates(profile: "ada", mode: "drill") == ["3×4": FactState(box: 1, dueAt: Self.day0)])
     #expect(
-      try store.itemTotals(profile: "ada", mode: "drill") == [
+      try store.read(Answers.FactStates(profile: "ada", mode: "drill")) == ["3×4": FactState(box: 1, dueAt: Self.day0)])
+    #expect(
+      try store.read(Answers.Totals(profile: "ada", mode: "drill")) == [
         "3×4": ItemTotals(answered: 0, right: 0, milliseconds: 0, shown: 1)
       ])
-    #expect(try store.itemTotals(profile: "ada", mode: "quiz").isEmpty)
+    #expect(try store.read(Answers.Totals(profile: "ada", mode: "quiz")).isEmpty)
   }
 
   /// Personality results are kept in order; an anagram round saved again (after each word)
@@ -312,33 +313,35 @@ import Testing
       try store.record(quiz("Food", "hard", correct: true), learning: nil)
       var daily = DailyRecord(
         profile: "ada", day: day, difficulty: "easy", item: "k1", elapsedMilliseconds: 12_000, updatedAt: Self.day0)
-      try store.saveDaily(daily, answer: nil)
+      try store.write(DailyChallenges.Save(daily, answer: nil))
       daily.elapsedMilliseconds = 20_000
       daily.finished = true
       daily.correct = true
       daily.given = "Mercury"
       var answer = quiz("Space", "easy", correct: true)
       answer.mode = "daily"
-      try store.saveDaily(daily, answer: answer)
+      try store.write(DailyChallenges.Save(daily, answer: answer))
       // A later save of the same challenge (another Reckon's checkpoint) changes nothing.
       var late = daily
       late.finished = false
       late.elapsedMilliseconds = 99_000
-      #expect(try store.saveDaily(late, answer: answer) == daily)
+      #expect(try store.write(DailyChallenges.Save(late, answer: answer)) == daily)
     }
     let store = SQLiteStore.open(path: path)
-    let groups = try store.answerGroups(profile: "ada", mode: "quiz").sorted { $0.category < $1.category }
+    let groups = try store.read(Answers.Groups(profile: "ada", mode: "quiz")).sorted { $0.category < $1.category }
     #expect(
       groups == [
         AnswerGroup(difficulty: "hard", category: "Food", answered: 1, right: 1),
         AnswerGroup(difficulty: "easy", category: "Space", answered: 2, right: 1),
       ])
-    #expect(try store.answerGroups(profile: "ada", mode: "daily").map(\.answered) == [1])
-    let saved = try store.dailyChallenges(profile: "ada", from: day, through: day)
+    #expect(try store.read(Answers.Groups(profile: "ada", mode: "daily")).map(\.answered) == [1])
+    let saved = try store.read(DailyChallenges.Days(profile: "ada", from: day, through: day))
     #expect(saved.count == 1)
     #expect(saved.first?.elapsedMilliseconds == 20_000)
     #expect(saved.first?.finished == true)
     #expect(saved.first?.given == "Mercury")
-    #expect(try store.dailyChallenges(profile: "ada", from: day.advanced(by: 1), through: day.advanced(by: 9)).isEmpty)
+    #expect(
+      try store.read(DailyChallenges.Days(profile: "ada", from: day.advanced(by: 1), through: day.advanced(by: 9)))
+        .isEmpty)
   }
 }

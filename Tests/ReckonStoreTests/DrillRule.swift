@@ -6,16 +6,17 @@ import ReckonStore
 extension SQLiteStore {
   @discardableResult
   func record(_ answer: AnswerRecord, learning: Leitner?) throws(StoreError) -> FactState? {
-    guard let learning else { return try record(answer, learn: nil) }
+    guard let learning else { return try write(Answers.Record(answer)) }
     let (correct, now) = (answer.correct, answer.answeredAt)
-    return try record(answer, learn: { @Sendable saved in learning.next(after: saved, correct: correct, at: now) })
+    return try write(
+      Answers.Record(answer, learn: { @Sendable saved in learning.next(after: saved, correct: correct, at: now) }))
   }
 
   func setBack(item: String, profile: String, mode: String, at milliseconds: Int64) throws(StoreError) {
-    try setBack(item: item, profile: profile, mode: mode, to: Leitner.start(at: milliseconds))
+    try write(Answers.SetBack(item: item, profile: profile, mode: mode, to: Leitner.start(at: milliseconds)))
   }
 
-  func savePersonality(_ result: PersonalityRecord) throws(StoreError) { try addGameResult(result.gameResult) }
+  func savePersonality(_ result: PersonalityRecord) throws(StoreError) { try write(GameResults.Add(result.gameResult)) }
 
-  func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) { try saveGameResult(round.gameResult) }
+  func saveAnagramRound(_ round: AnagramRecord) throws(StoreError) { try write(GameResults.Save(round.gameResult)) }
 }

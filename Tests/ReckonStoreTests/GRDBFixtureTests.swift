@@ -233,14 +233,16 @@ import Testing
     let box3 = FactState(box: 3, dueAt: 1_800_576_000_000)
     let box2 = FactState(box: 2, dueAt: 1_800_403_200_000)
     #expect(
-      try store.factStates(profile: "ada", mode: "drill") == [
+      try store.read(Answers.FactStates(profile: "ada", mode: "drill")) == [
         "7×2": box4, "7×3": box4, "7×4": box3, "7×5": box3, "7×6": box4, "7×7": box4, "7×8": box4,
         "8×7": box2, "8×4": FactState(box: 1, dueAt: 1_800_344_729_866), "8×5": box2, "8×2": box2,
       ])
-    #expect(try store.factStates(profile: "bob", mode: "drill")["2+5"] == FactState(box: 1, dueAt: 1_800_037_813_634))
-    #expect(try store.factStates(profile: "bob", mode: "drill").count == 6)
     #expect(
-      try store.itemTotals(profile: "ada", mode: "drill") == [
+      try store.read(Answers.FactStates(profile: "bob", mode: "drill"))["2+5"]
+        == FactState(box: 1, dueAt: 1_800_037_813_634))
+    #expect(try store.read(Answers.FactStates(profile: "bob", mode: "drill")).count == 6)
+    #expect(
+      try store.read(Answers.Totals(profile: "ada", mode: "drill")) == [
         "7×2": ItemTotals(answered: 3, right: 3, milliseconds: 8015),
         "7×3": ItemTotals(answered: 3, right: 3, milliseconds: 10056),
         "7×4": ItemTotals(answered: 4, right: 2, milliseconds: 12173),
@@ -254,27 +256,28 @@ import Testing
         "8×7": ItemTotals(answered: 1, right: 1, milliseconds: 2504),
       ])
     #expect(
-      try store.activity(profile: "ada", mode: "drill", from: Day(number: 20834)) == [
+      try store.read(Answers.Activity(profile: "ada", mode: "drill", from: Day(number: 20834))) == [
         DayActivity(day: Day(number: 20834), answered: 7, right: 7),
         DayActivity(day: Day(number: 20837), answered: 11, right: 11),
       ])
     #expect(
-      try store.practiceDays(profile: "ada", mode: "drill") == [20837, 20834, 20833].map(Day.init(number:)))
-    #expect(try store.practiceDays(profile: "bob", mode: "daily") == [Day(number: 20834)])
+      try store.read(Answers.PracticeDays(profile: "ada", mode: "drill"))
+        == [20837, 20834, 20833].map(Day.init(number:)))
+    #expect(try store.read(Answers.PracticeDays(profile: "bob", mode: "daily")) == [Day(number: 20834)])
     #expect(
-      Set(try store.answerGroups(profile: "ada", mode: "quiz")) == [
+      Set(try store.read(Answers.Groups(profile: "ada", mode: "quiz"))) == [
         AnswerGroup(difficulty: "easy", category: "Arts & Literature", answered: 1, right: 0),
         AnswerGroup(difficulty: "hard", category: "Geography", answered: 1, right: 1),
         AnswerGroup(difficulty: "hard", category: "History", answered: 1, right: 0),
         AnswerGroup(difficulty: "medium", category: "History", answered: 1, right: 0),
       ])
     #expect(
-      Set(try store.answerGroups(profile: "ada", mode: "daily")) == [
+      Set(try store.read(Answers.Groups(profile: "ada", mode: "daily"))) == [
         AnswerGroup(difficulty: "easy", category: "Mathematics", answered: 1, right: 1),
         AnswerGroup(difficulty: "easy", category: "Words & Language", answered: 1, right: 1),
       ])
     #expect(
-      try store.dailyChallenges(profile: "ada", from: Day(number: 20833), through: Day(number: 20834)) == [
+      try store.read(DailyChallenges.Days(profile: "ada", from: Day(number: 20833), through: Day(number: 20834))) == [
         DailyRecord(
           profile: "ada", day: Day(number: 20833), difficulty: "easy", item: "4929542483fc5c88",
           elapsedMilliseconds: 10007, finished: true, correct: true, given: "56", updatedAt: 1_800_003_660_152),
@@ -289,7 +292,7 @@ import Testing
           elapsedMilliseconds: 5005, updatedAt: 1_800_093_642_703),
       ])
     #expect(
-      try store.dailyChallenges(profile: "bob", from: Day(number: 20834), through: Day(number: 20834)) == [
+      try store.read(DailyChallenges.Days(profile: "bob", from: Day(number: 20834), through: Day(number: 20834))) == [
         DailyRecord(
           profile: "bob", day: Day(number: 20834), difficulty: "medium", item: "b04d4b448288a595",
           elapsedMilliseconds: 20007, finished: true, correct: false, given: "Pythagoras' constant",
@@ -333,8 +336,8 @@ import Testing
     }
     let store = SQLiteStore.open(path: path)
     #expect(store.warnings.isEmpty)
-    #expect(try store.itemTotals(profile: "ada", mode: "drill")["8×4"]?.shown == 2)
-    #expect(try store.factStates(profile: "ada", mode: "drill")["7×2"]?.box == 5)
+    #expect(try store.read(Answers.Totals(profile: "ada", mode: "drill"))["8×4"]?.shown == 2)
+    #expect(try store.read(Answers.FactStates(profile: "ada", mode: "drill"))["7×2"]?.box == 5)
     #expect(try store.settings(profile: "zoë") == ["digits": "20"])
     #expect(
       try Self.rows("answer", in: path).split(separator: "\n").last

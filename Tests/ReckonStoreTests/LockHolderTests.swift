@@ -34,7 +34,7 @@ import Testing
     #expect(third.first == .note("saving works again: 3 changes kept since saving failed are saved now"))
     #expect(session.state.unsaved.isEmpty)
     #expect(
-      try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill").mapValues(\.answered) == [
+      try SQLiteStore.open(path: path).read(Answers.Totals(profile: "ada", mode: "drill")).mapValues(\.answered) == [
         "6×2": 1, "6×3": 1, "6×4": 1,
       ])
   }
@@ -64,7 +64,7 @@ import Testing
     release.start()
     let end = session.finish().outputs
     #expect(end.contains(.note("saving works again: 2 changes kept since saving failed are saved now")), "\(end)")
-    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["6×2"]?.answered == 1)
+    #expect(try SQLiteStore.open(path: path).read(Answers.Totals(profile: "ada", mode: "drill"))["6×2"]?.answered == 1)
   }
 
   /// Ctrl-D at a drill's prompt ends the drill, not the session: the saves after it still

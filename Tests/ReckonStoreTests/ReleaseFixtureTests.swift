@@ -59,7 +59,7 @@ import Testing
     #expect(try store.profiles().map(\.answers).reduce(0, +) == answers.count)
     let games = before["gameResult", default: ""].split(separator: "\n")
     let stored = try ["anagram", "personality"].flatMap { game in
-      try ["ada", "bob", "zoë"].flatMap { try store.gameResults(profile: $0, game: game) }
+      try ["ada", "bob", "zoë"].flatMap { try store.read(GameResults.All(profile: $0, game: game)) }
     }
     #expect(stored.count == games.count)
   }

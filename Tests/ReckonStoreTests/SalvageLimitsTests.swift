@@ -50,7 +50,7 @@ let interruptSeen = Atomic<Bool>(false)
       return interruptSeen.load(ordering: .sequentiallyConsistent)
     })
     let store = SQLiteStore(path: path, salvage: policy)
-    let stopped = #expect(throws: StoreError.self) { _ = try store.itemTotals(profile: "ada", mode: "drill") }
+    let stopped = #expect(throws: StoreError.self) { _ = try store.read(Answers.Totals(profile: "ada", mode: "drill")) }
     #expect(asked.load(ordering: .relaxed) >= 20)
     #expect(
       stopped?.message
@@ -59,7 +59,7 @@ let interruptSeen = Atomic<Bool>(false)
     #expect(try Self.files(in: folder.path) == before)
     // The next use tries again, and salvages.
     interruptSeen.store(false, ordering: .sequentiallyConsistent)
-    let totals = try store.itemTotals(profile: "ada", mode: "drill")
+    let totals = try store.read(Answers.Totals(profile: "ada", mode: "drill"))
     #expect(totals.values.reduce(0) { $0 + $1.answered } == SalvageTests.answers - lost)
     #expect(store.takeNotices().count == 1)
   }

@@ -21,9 +21,10 @@ import Testing
     do {
       let store = SQLiteStore.open(path: path)
       try store.saveSetting("digits", value: "14", profile: "ada", at: 0)
-      try store.saveGameResult(
-        GameResult(
-          profile: "bob", game: "anagram", startedAt: 5, day: Day(number: 1), finished: true, score: 3, data: "{}"))
+      try store.write(
+        GameResults.Save(
+          GameResult(
+            profile: "bob", game: "anagram", startedAt: 5, day: Day(number: 1), finished: true, score: 3, data: "{}")))
       try store.withDatabase { (db) throws(SQLiteError) in
         try db.execute(
           """
@@ -49,7 +50,7 @@ import Testing
   @Test func theReadableRowsGoIntoAFreshFileAndTheDamagedOneIsKept() throws {
     let (folder, path, _, lost) = try Self.damagedDatabase()
     let store = SQLiteStore(path: path)
-    let totals = try store.itemTotals(profile: "ada", mode: "drill")
+    let totals = try store.read(Answers.Totals(profile: "ada", mode: "drill"))
     let notices = store.takeNotices()
     #expect(notices.count == 1)
     #expect(store.takeNotices().isEmpty)
@@ -59,7 +60,7 @@ import Testing
     #expect(lost > 10)
     #expect(answered == Self.answers - lost)
     #expect(try store.settings(profile: "ada") == ["digits": "14"])
-    #expect(try store.gameResults(profile: "bob", game: "anagram").map(\.score) == [3])
+    #expect(try store.read(GameResults.All(profile: "bob", game: "anagram")).map(\.score) == [3])
     // The fresh file is whole; the damaged one is beside it, as it was.
     #expect(try Database(path, flags: .readOnly).value("PRAGMA integrity_check") as String? == "ok")
     let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
@@ -74,11 +75,12 @@ import Testing
         + "file, which it uses from now on: \((Self.answers - lost).grouped) answers (\(lost) could not be read), "
         + "1 game result, 1 setting, 2 profiles. The damaged file was moved to \(folder.path)/\(aside[0])")
     // And it goes on: a new answer is saved after the others.
-    try store.record(
-      AnswerRecord(
-        profile: "ada", mode: "drill", item: "new", given: "4", correct: true, milliseconds: 1, answeredAt: 9,
-        day: Day(number: 0)), learn: nil)
-    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["new"]?.answered == 1)
+    try store.write(
+      Answers.Record(
+        AnswerRecord(
+          profile: "ada", mode: "drill", item: "new", given: "4", correct: true, milliseconds: 1, answeredAt: 9,
+          day: Day(number: 0)), learn: nil))
+    #expect(try SQLiteStore.open(path: path).read(Answers.Totals(profile: "ada", mode: "drill"))["new"]?.answered == 1)
   }
 
   /// A header whose schema format no SQLite writes ("unsupported file format", an error
@@ -99,7 +101,8 @@ import Testing
     #expect(store.warnings.first?.hasPrefix("\(path) was damaged (unsupported file format). Reckon copied") == true)
     #expect(try store.settings(profile: "ada") == ["digits": "14"])
     #expect(
-      try store.itemTotals(profile: "ada", mode: "drill").values.reduce(0) { $0 + $1.answered } == Self.answers - lost)
+      try store.read(Answers.Totals(profile: "ada", mode: "drill")).values.reduce(0) { $0 + $1.answered } == Self
+        .answers - lost)
   }
 
   /// A write that meets the damage is salvaged the same way, and is made in the fresh file.
@@ -118,7 +121,7 @@ import Testing
     }
     #expect(store.takeNotices().count == 1)
     #expect(counted == Self.answers - lost)
-    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["new"]?.answered == 1)
+    #expect(try SQLiteStore.open(path: path).read(Answers.Totals(profile: "ada", mode: "drill"))["new"]?.answered == 1)
   }
 }
 
@@ -131,13 +134,15 @@ import Testing
     let other = SQLiteStore(path: path)
     other.prepareToSave()  // open, as a Reckon in the middle of a drill has it
     let salvager = SQLiteStore(path: path)
-    _ = try salvager.itemTotals(profile: "ada", mode: "drill")
+    _ = try salvager.read(Answers.Totals(profile: "ada", mode: "drill"))
     #expect(salvager.takeNotices().count == 1)
-    try other.record(
-      AnswerRecord(
-        profile: "ada", mode: "drill", item: "after", given: "1", correct: true, milliseconds: 1, answeredAt: 9,
-        day: Day(number: 0)), learn: nil)
-    #expect(try SQLiteStore.open(path: path).itemTotals(profile: "ada", mode: "drill")["after"]?.answered == 1)
+    try other.write(
+      Answers.Record(
+        AnswerRecord(
+          profile: "ada", mode: "drill", item: "after", given: "1", correct: true, milliseconds: 1, answeredAt: 9,
+          day: Day(number: 0)), learn: nil))
+    #expect(
+      try SQLiteStore.open(path: path).read(Answers.Totals(profile: "ada", mode: "drill"))["after"]?.answered == 1)
     let aside = try #require(
       try FileManager.default.contentsOfDirectory(atPath: folder.path).first {
         $0.contains(".corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
@@ -146,7 +151,7 @@ import Testing
       try Database(folder.path + "/" + aside, flags: .readOnly).value(
         "SELECT count(*) FROM answer WHERE id > ?", SalvageTests.answers) as Int?  // (the rows after the damage)
     #expect(inAside == 0, "nothing written into the file moved aside")
-    #expect(try other.itemTotals(profile: "ada", mode: "drill")["after"]?.answered == 1)
+    #expect(try other.read(Answers.Totals(profile: "ada", mode: "drill"))["after"]?.answered == 1)
     // The fresh file is whole.
     #expect(try Database(path, flags: .readOnly).value("PRAGMA integrity_check") as String? == "ok")
   }

@@ -1,16 +1,19 @@
 /// Persistence, injected: the session asks for what it needs and never knows it is SQLite.
 ///
-/// The port is split by feature (settings, profiles, answers and learning, daily challenges,
-/// game results): each protocol says what one part of Reckon keeps, and a mode that only
-/// keeps results of its own (the personality quiz, the anagram game) needs nothing but
-/// `GameResultStore`. Every write is its own transaction, finished before the call returns,
-/// so whatever the session has acknowledged on screen is already saved.
+/// The session's own data has a port each (settings, profiles); what a mode keeps goes
+/// through `read` and `write` as requests the mode declares (`StoreRequests.swift`), so that
+/// a new mode adds no method here. Every write is its own transaction, finished before the
+/// call returns, so whatever the session has acknowledged on screen is already saved.
 ///
 /// What the store has to say (a folder that cannot be written, a damaged file moved aside)
 /// it queues; the session takes the queue with `takeNotices()` once per reply and shows it
 /// at the reply's start. Nothing else reaches the user from the store but a thrown
 /// `StoreError`, which the session turns into a notice of its own.
-public protocol Store: AnyObject, Sendable, SettingsStore, ProfileStore, AnswerStore, DailyStore, GameResultStore {
+public protocol Store: AnyObject, Sendable, SettingsStore, ProfileStore {
+  /// What a mode asked to read; `request.nothingSaved` when nothing was ever saved.
+  func read<Request: StoreRead>(_ request: Request) throws(StoreError) -> Request.Answer
+  /// Does a mode's write in one transaction (creating the database if need be).
+  func write<Request: StoreWrite>(_ request: Request) throws(StoreError) -> Request.Answer
   /// Makes ready to save, creating the database if need be: called before a mode that saves
   /// progress, so that what goes wrong is heard before the mode starts rather than after its
   /// first answer. What went wrong is queued for `takeNotices()`.

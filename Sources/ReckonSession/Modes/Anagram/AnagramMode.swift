@@ -247,7 +247,7 @@ public struct AnagramMode: Sendable {
     let record = AnagramRecord(
       profile: state.profile, startedAt: startedAt, day: state.clock.day(atMilliseconds: startedAt), level: level.name,
       score: score, solved: solved, played: index, finished: finished)
-    state.saveGameResult(record.gameResult)
+    state.save(GameResults.Save(record.gameResult))
   }
 
   /// The end of the round (or leaving it): the score, the words solved, and the best so far.

@@ -54,9 +54,9 @@ extension AnagramRecord {
   }
 }
 
-extension GameResultStore {
+extension Store {
   /// A profile's anagram rounds, oldest first.
   public func anagramRounds(profile: String) throws(StoreError) -> [AnagramRecord] {
-    try gameResults(profile: profile, game: AnagramRecord.game).compactMap(AnagramRecord.init)
+    try read(GameResults.All(profile: profile, game: AnagramRecord.game)).compactMap(AnagramRecord.init)
   }
 }

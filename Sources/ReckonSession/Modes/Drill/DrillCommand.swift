@@ -85,9 +85,9 @@ struct DrillCommand: Command {
     let facts: [Fact]
     let practised: Bool
     do {
-      let states = try store.factStates(profile: state.profile, mode: DrillMode.storeMode)
+      let states = try store.read(Answers.FactStates(profile: state.profile, mode: DrillMode.storeMode))
       practised = !states.isEmpty
-      let totals = try store.itemTotals(profile: state.profile, mode: DrillMode.storeMode)
+      let totals = try store.read(Answers.Totals(profile: state.profile, mode: DrillMode.storeMode))
       if name == "review" {
         facts = FactSelection.due(states, totals: totals, now: state.clock.nowMilliseconds())
       } else {

@@ -106,7 +106,10 @@ public struct DrillMode: Sendable {
       if revealed { return advance(with: [], state: &state) }
       revealed = true
       // Not scored, but not known either: the fact goes back to Leitner box 1.
-      state.setBack(mode: DrillMode.storeMode, item: current.item, to: Leitner.start(at: state.clock.nowMilliseconds()))
+      state.save(
+        Answers.SetBack(
+          item: current.item, profile: state.profile, mode: DrillMode.storeMode,
+          to: Leitner.start(at: state.clock.nowMilliseconds())))
       return (Reply([.note("\(current.statement)  (not scored; Enter for the next question)")]), false)
     case "skip", "s":
       return advance(with: [.note("skipped: \(current.statement)")], state: &state)

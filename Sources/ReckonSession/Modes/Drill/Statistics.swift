@@ -36,10 +36,11 @@ enum Statistics {
     let today = clock.today()
     return Snapshot(
       profile: profile, today: today, now: clock.nowMilliseconds(),
-      states: try store.factStates(profile: profile, mode: mode),
-      totals: try store.itemTotals(profile: profile, mode: mode),
-      activity: try store.activity(profile: profile, mode: mode, from: today.advanced(by: 1 - Streaks.chartDays)),
-      days: try store.practiceDays(profile: profile, mode: mode))
+      states: try store.read(Answers.FactStates(profile: profile, mode: mode)),
+      totals: try store.read(Answers.Totals(profile: profile, mode: mode)),
+      activity: try store.read(
+        Answers.Activity(profile: profile, mode: mode, from: today.advanced(by: 1 - Streaks.chartDays))),
+      days: try store.read(Answers.PracticeDays(profile: profile, mode: mode)))
   }
 
   /// The report, worked out from a snapshot alone.

@@ -181,7 +181,7 @@ public struct PersonalityMode: Sendable {
     let record = PersonalityRecord(
       profile: state.profile, quiz: quiz.name, title: quiz.title, outcome: winner.name, symbol: winner.symbol,
       runnerUp: second?.name ?? "", takenAt: now, day: state.clock.day(atMilliseconds: now))
-    state.addGameResult(record.gameResult, failure: "the result is not being saved")
+    state.save(GameResults.Add(record.gameResult), failure: "the result is not being saved")
     return lines
   }
 

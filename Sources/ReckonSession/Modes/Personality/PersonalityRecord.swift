@@ -55,9 +55,9 @@ extension PersonalityRecord {
   }
 }
 
-extension GameResultStore {
+extension Store {
   /// A profile's personality results, oldest first.
   public func personalityResults(profile: String) throws(StoreError) -> [PersonalityRecord] {
-    try gameResults(profile: profile, game: PersonalityRecord.game).compactMap(PersonalityRecord.init)
+    try read(GameResults.All(profile: profile, game: PersonalityRecord.game)).compactMap(PersonalityRecord.init)
   }
 }

@@ -44,7 +44,7 @@ struct DailyCommand: Command {
     var outputs: [Output] = []
     if let store = state.store {
       do {
-        saved = try store.dailyChallenges(profile: state.profile, from: today, through: today)
+        saved = try store.read(DailyChallenges.Days(profile: state.profile, from: today, through: today))
       } catch {
         // Starting anyway could overwrite a challenge's time, or repeat one already answered.
         let warning = Output.warning("today's challenges could not be read: \(error.message)")

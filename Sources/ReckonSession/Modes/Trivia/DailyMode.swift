@@ -49,7 +49,8 @@ public struct DailyMode: Sendable {
   /// Saves the time so far (so `kill -9` loses at most the time since).
   mutating func checkpoint(in state: inout SessionState) {
     let elapsed = elapsed(at: state.clock.monotonicMilliseconds())
-    _ = state.saveDaily(record(elapsed: elapsed, profile: state.profile, now: state.clock.nowMilliseconds()))
+    state.save(
+      DailyChallenges.Save(record(elapsed: elapsed, profile: state.profile, now: state.clock.nowMilliseconds())))
   }
 
   /// A second has passed while a line is being typed: the time so far is saved, and at
@@ -127,7 +128,7 @@ public struct DailyMode: Sendable {
     let answer = state.answerRecord(
       mode: DailyMode.storeMode, item: challenge.item, given: given, correct: correct, milliseconds: elapsed,
       category: choices.question.category, difficulty: choices.question.difficulty.rawValue)
-    let saved = state.saveDaily(challenge, answer: answer)
+    let saved = state.save(DailyChallenges.Save(challenge, answer: answer)) ?? challenge
     let rightAnswer = choices.labelled(choices.correctIndex)
     var lines: [Output]
     if saved.finished && saved.updatedAt != now {

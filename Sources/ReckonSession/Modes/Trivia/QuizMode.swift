@@ -45,7 +45,7 @@ public struct QuizMode: Sendable {
     var outputs: [Output] = []
     if let store = state.store {
       do {
-        asked = try store.itemTotals(profile: state.profile, mode: storeMode)
+        asked = try store.read(Answers.Totals(profile: state.profile, mode: storeMode))
       } catch {
         outputs.append(.warning("the questions asked before could not be read: \(error.message)"))
       }

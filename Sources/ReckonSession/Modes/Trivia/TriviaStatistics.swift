@@ -28,9 +28,10 @@ enum TriviaStatistics {
   static func snapshot(of store: any Store, profile: String, today: Day) throws(StoreError) -> Snapshot {
     Snapshot(
       profile: profile, today: today,
-      quiz: try store.answerGroups(profile: profile, mode: QuizMode.storeMode),
-      daily: try store.answerGroups(profile: profile, mode: DailyMode.storeMode),
-      challenges: try store.dailyChallenges(profile: profile, from: Day(number: Int(Int32.min)), through: today))
+      quiz: try store.read(Answers.Groups(profile: profile, mode: QuizMode.storeMode)),
+      daily: try store.read(Answers.Groups(profile: profile, mode: DailyMode.storeMode)),
+      challenges: try store.read(
+        DailyChallenges.Days(profile: profile, from: Day(number: Int(Int32.min)), through: today)))
   }
 
   /// The report, worked out from a snapshot alone.

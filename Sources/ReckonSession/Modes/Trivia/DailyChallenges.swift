@@ -1,12 +1,33 @@
-/// The trivia quiz's daily challenges.
-public protocol DailyStore {
+/// The daily challenges, as requests to the store (ReckonStore's `Modes/Trivia.swift` runs
+/// them).
+public enum DailyChallenges {
   /// The daily challenges of a profile from `first` to `last` (local days), oldest first.
-  func dailyChallenges(profile: String, from first: Day, through last: Day) throws(StoreError) -> [DailyRecord]
+  public struct Days: StoreRead {
+    public typealias Answer = [DailyRecord]
+    public var profile: String
+    public var first: Day
+    public var last: Day
+
+    public init(profile: String, from first: Day, through last: Day) {
+      self.profile = profile
+      self.first = first
+      self.last = last
+    }
+  }
+
   /// Saves a daily challenge's state and, when it is answered, the answer, in one
   /// transaction. A challenge already finished (by another Reckon, say) is left as it is.
-  /// Returns the challenge as saved.
-  @discardableResult
-  func saveDaily(_ challenge: DailyRecord, answer: AnswerRecord?) throws(StoreError) -> DailyRecord
+  /// Answers the challenge as saved.
+  public struct Save: StoreWrite {
+    public typealias Answer = DailyRecord
+    public var challenge: DailyRecord
+    public var answer: AnswerRecord?
+
+    public init(_ challenge: DailyRecord, answer: AnswerRecord? = nil) {
+      self.challenge = challenge
+      self.answer = answer
+    }
+  }
 }
 
 /// One day's challenge of one difficulty, as saved: open until saved first, then in

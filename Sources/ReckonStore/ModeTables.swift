@@ -1,0 +1,100 @@
+import ReckonSession
+import SQLite
+
+/// A mode's own tables: their name in the database's bookkeeping (`modeTables`) and their
+/// migrations, numbered from 1 apart from every other mode's, so that two modes added at
+/// once never contend for a number. Never edit a migration that has shipped: add the next
+/// one. A mode's file under Modes/ declares them with the SQL of its requests.
+public protocol ModeTables: Sendable {
+  /// The name its version is kept under: the mode's (`bill`).
+  static var name: String { get }
+  static var migrations: [Migrator.Migration] { get }
+  /// What the user calls a row of each table, one and more than one (`bill`, `bills`): a
+  /// salvage's notice counts what it kept and lost in these words.
+  static var rowNames: [(table: String, one: String, many: String)] { get }
+}
+
+extension ModeTables {
+  public static var rowNames: [(table: String, one: String, many: String)] { [] }
+
+  /// Creates the profile's row unless it exists: every mode's rows belong to a profile, and a
+  /// write is the first thing a new profile may save.
+  public static func ensureProfile(_ name: String, at milliseconds: Int64, in db: Database) throws(SQLiteError) {
+    try SQLiteStore.ensureProfile(name, at: milliseconds, in: db)
+  }
+}
+
+/// The tables the database's own migrations made (`Schema`) before modes had tables of their
+/// own: profiles, settings, answers and learning states, daily challenges, game results.
+public enum CoreTables: ModeTables {
+  public static let name = "core"
+  public static let migrations: [Migrator.Migration] = []
+}
+
+/// How a read runs: SQL on the database, through a connection the store has ready (its
+/// tables migrated). The conformance is the mode's file under Modes/ in ReckonStore.
+public protocol SQLRead: StoreRead {
+  associatedtype Tables: ModeTables
+  func run(in db: Database) throws(SQLiteError) -> Answer
+}
+
+/// How a write runs: SQL on the database, inside the store's `BEGIN IMMEDIATE` transaction.
+public protocol SQLWrite: StoreWrite {
+  associatedtype Tables: ModeTables
+  func run(in db: Database) throws(SQLiteError) -> Answer
+}
+
+/// Every mode's tables, a line each: the one place a mode's SQL is registered.
+public enum Tables {
+  public static let all: [any ModeTables.Type] = []
+}
+
+/// Brings every mode's tables to their latest version, each by its own count of migrations
+/// applied, kept in the `modeTables` table (made with the first mode's tables). A mode at a
+/// version newer than this program knows (a newer Reckon's file) is left as it is.
+enum ModeTablesMigrator {
+  static let bookkeeping = """
+    CREATE TABLE IF NOT EXISTS "modeTables" ("name" TEXT PRIMARY KEY NOT NULL, "version" INTEGER NOT NULL)
+    """
+
+  /// The version of each mode's tables in the database (0 for none), in the order of `modes`.
+  static func versions(_ modes: [any ModeTables.Type], in db: Database) throws(SQLiteError) -> [Int32] {
+    guard !modes.isEmpty, try db.tableExists("modeTables") else { return modes.map { _ in 0 } }
+    var versions: [Int32] = []
+    for mode in modes {
+      versions.append(try db.value("SELECT version FROM modeTables WHERE name = ?", mode.name) ?? 0)
+    }
+    return versions
+  }
+
+  /// Applies what each mode lacks, up to `targets` (the latest by default), in one
+  /// `BEGIN IMMEDIATE` transaction (unless one is open), so that two Reckons opening the
+  /// file at once migrate it once. A file already there costs one read per mode.
+  static func migrate(
+    _ db: Database, _ modes: [any ModeTables.Type], upTo targets: [Int32]? = nil, inTransaction: Bool = false
+  ) throws(SQLiteError) {
+    let targets = targets ?? modes.map { Int32($0.migrations.count) }
+    let lacking = { (found: [Int32]) in zip(found, targets).contains { $0 < $1 } }
+    guard lacking(try versions(modes, in: db)) else { return }
+    let body = { () throws(SQLiteError) in
+      let found = try versions(modes, in: db)  // again, now that no one else can write
+      guard lacking(found) else { return }
+      try db.execute(bookkeeping)
+      for (index, mode) in modes.enumerated() where found[index] < targets[index] {
+        for migration in mode.migrations[Int(found[index])..<Int(targets[index])] {
+          do throws(SQLiteError) {
+            try migration.body(db)
+          } catch {
+            var error = error
+            error.message = "migration \(mode.name) \(migration.name): " + error.message
+            throw error
+          }
+        }
+        try db.run(
+          "INSERT INTO modeTables (name, version) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version",
+          mode.name, targets[index])
+      }
+    }
+    if inTransaction { try body() } else { try db.transaction(.immediate, body) }
+  }
+}
