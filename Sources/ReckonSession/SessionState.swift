@@ -47,6 +47,8 @@ public struct SessionState: Sendable {
   /// Writes that failed (a full disk, say), oldest first. Each later save tries them again
   /// first, so what was acknowledged on screen is saved once saving works again.
   var unsaved: [@Sendable (any Store) throws -> Void] = []
+  /// Kept writes dropped by the save under way, since they can never be saved.
+  private var droppedKept = 0
   /// Beyond this many, the oldest kept writes are dropped.
   static let maxUnsaved = 10_000
   /// The variables that hide a unit or a constant and have been said to (once a session).
@@ -191,15 +193,23 @@ public struct SessionState: Sendable {
     guard let store else { return nil }
     prepareStore()
     let kept = unsaved.count
+    droppedKept = 0
     do {
       try saveKept(in: store)
       let saved = try write(store)
       failedToSave.removeAll()
-      if kept > 0 { notices.append(.note(SessionState.keptNowSaved(kept))) }
+      if kept - droppedKept > 0 { notices.append(.note(SessionState.keptNowSaved(kept - droppedKept))) }
       return saved
     } catch {
-      let savedKept = kept - unsaved.count  // kept writes that went through before one failed
+      // Kept writes that went through before one failed.
+      let savedKept = kept - unsaved.count - droppedKept
       if savedKept > 0 { notices.append(.note(SessionState.keptNowSaved(savedKept))) }
+      if error.isLasting {
+        // No later try would save it (a mistake in the program, not the disk): kept, it
+        // would stop every save after it.
+        SessionState.noteLasting(error, failure: failure, in: &notices, said: &failedToSave)
+        return nil
+      }
       if unsaved.count >= SessionState.maxUnsaved {
         unsaved.removeFirst()
         if failedToSave.insert("dropped").inserted {
@@ -217,16 +227,28 @@ public struct SessionState: Sendable {
     }
   }
 
-  /// Writes the kept writes, oldest first, stopping at the first that fails.
+  /// Writes the kept writes, oldest first, stopping at the first that fails; one that can
+  /// never be saved (`StoreError.isLasting`) is dropped, said, and counted in `droppedKept`.
   private mutating func saveKept(in store: any Store) throws(StoreError) {
     while let first = unsaved.first {
       do {
         try first(store)
       } catch {
-        throw error as? StoreError ?? StoreError("\(error)")
+        let error = error as? StoreError ?? StoreError("\(error)")
+        guard error.isLasting else { throw error }
+        SessionState.noteLasting(error, failure: "a change kept since saving failed", in: &notices, said: &failedToSave)
+        droppedKept += 1
       }
       unsaved.removeFirst()
     }
+  }
+
+  /// Says, once a session, that a write can never be saved and is not kept.
+  static func noteLasting(
+    _ error: StoreError, failure: String, in notices: inout [Output], said: inout Set<String>
+  ) {
+    guard said.insert("lasting").inserted else { return }
+    notices.append(.warning("\(failure): \(error.message) (this cannot be saved, and is not kept)"))
   }
 
   static func keptNowSaved(_ count: Int) -> String {

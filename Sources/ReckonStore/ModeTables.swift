@@ -45,7 +45,7 @@ public protocol SQLWrite: StoreWrite {
 }
 
 /// Every mode's tables, a line each: the one place a mode's SQL is registered.
-public enum Tables {
+public enum RegisteredTables {
   public static let all: [any ModeTables.Type] = []
 }
 
@@ -67,18 +67,25 @@ enum ModeTablesMigrator {
     return versions
   }
 
-  /// Applies what each mode lacks, up to `targets` (the latest by default), in one
-  /// `BEGIN IMMEDIATE` transaction (unless one is open), so that two Reckons opening the
-  /// file at once migrate it once. A file already there costs one read per mode.
-  static func migrate(
-    _ db: Database, _ modes: [any ModeTables.Type], upTo targets: [Int32]? = nil, inTransaction: Bool = false
-  ) throws(SQLiteError) {
-    let targets = targets ?? modes.map { Int32($0.migrations.count) }
-    let lacking = { (found: [Int32]) in zip(found, targets).contains { $0 < $1 } }
-    guard lacking(try versions(modes, in: db)) else { return }
-    let body = { () throws(SQLiteError) in
+  /// Applies what each mode lacks, up to `targets` (the latest by default; never past the
+  /// migrations this program has), in one `BEGIN IMMEDIATE` transaction, so that two Reckons
+  /// opening the file at once migrate it once. A file already there costs one read per mode.
+  /// A version below 0 was written by no Reckon: the file is damaged, and said to be.
+  static func migrate(_ db: Database, _ modes: [any ModeTables.Type], upTo targets: [Int32]? = nil) throws(SQLiteError)
+  {
+    let latest = modes.map { Int32($0.migrations.count) }
+    let targets = targets.map { zip($0, latest).map { min($0, $1) } } ?? latest
+    let lacking = { (found: [Int32]) throws(SQLiteError) -> Bool in
+      for (index, version) in found.enumerated() {
+        try Migrator.check(version)
+        if version < targets[index] { return true }
+      }
+      return false
+    }
+    guard try lacking(try versions(modes, in: db)) else { return }
+    try db.transaction(.immediate) { () throws(SQLiteError) in
       let found = try versions(modes, in: db)  // again, now that no one else can write
-      guard lacking(found) else { return }
+      guard try lacking(found) else { return }
       try db.execute(bookkeeping)
       for (index, mode) in modes.enumerated() where found[index] < targets[index] {
         for migration in mode.migrations[Int(found[index])..<Int(targets[index])] {
@@ -91,10 +98,11 @@ enum ModeTablesMigrator {
           }
         }
         try db.run(
-          "INSERT INTO modeTables (name, version) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET version = excluded.version",
-          mode.name, targets[index])
+          """
+          INSERT INTO modeTables (name, version) VALUES (?, ?)
+          ON CONFLICT (name) DO UPDATE SET version = excluded.version
+          """, mode.name, targets[index])
       }
     }
-    if inTransaction { try body() } else { try db.transaction(.immediate, body) }
   }
 }

@@ -31,7 +31,7 @@ public final class SQLiteStore: Store, Sendable {
   private let exiting = Atomic<Bool>(false)
   /// How a damaged database is salvaged (its time, what stops it).
   let salvagePolicy: SalvagePolicy
-  /// The modes' own tables, migrated whenever the file is opened for writing (`Tables.all`;
+  /// The modes' own tables, migrated whenever the file is opened for writing (`RegisteredTables.all`;
   /// a test adds a mode of its own).
   let modeTables: [any ModeTables.Type]
   /// A fault every write meets before it reaches SQLite, while it is set: the tests' full
@@ -92,7 +92,9 @@ public final class SQLiteStore: Store, Sendable {
 
   /// A store for the database at `path`, opened when first needed. A damaged database is
   /// salvaged as `salvage` says (the executable's stops on Ctrl-C).
-  public init(path: String, salvage: SalvagePolicy = SalvagePolicy(), tables: [any ModeTables.Type] = Tables.all) {
+  public init(
+    path: String, salvage: SalvagePolicy = SalvagePolicy(), tables: [any ModeTables.Type] = RegisteredTables.all
+  ) {
     file = path
     state = Mutex(.waiting)
     mayHaveNotices = Atomic(false)
@@ -104,7 +106,7 @@ public final class SQLiteStore: Store, Sendable {
   /// connection is a stand-in for it (in memory, when it could not be opened).
   init(
     _ connection: Connection, file: String? = nil, salvage: SalvagePolicy = SalvagePolicy(),
-    tables: [any ModeTables.Type] = Tables.all
+    tables: [any ModeTables.Type] = RegisteredTables.all
   ) {
     self.file = file ?? connection.path
     state = Mutex(.open(connection))
@@ -117,7 +119,7 @@ public final class SQLiteStore: Store, Sendable {
   /// 0600). `now` (seconds since 1970) names a damaged file moved aside.
   public static func open(
     path: String, now: time_t? = nil, patience: Int64 = 15_000, salvage: SalvagePolicy = SalvagePolicy(),
-    tables: [any ModeTables.Type] = Tables.all
+    tables: [any ModeTables.Type] = RegisteredTables.all
   ) -> SQLiteStore {
     SQLiteStore(
       connect(path: path, now: now, patience: patience, salvage: salvage, tables: tables), file: path,
@@ -125,7 +127,9 @@ public final class SQLiteStore: Store, Sendable {
   }
 
   /// A store that keeps nothing after the process ends.
-  public static func inMemory(warning: String? = nil, tables: [any ModeTables.Type] = Tables.all) -> SQLiteStore {
+  public static func inMemory(warning: String? = nil, tables: [any ModeTables.Type] = RegisteredTables.all)
+    -> SQLiteStore
+  {
     SQLiteStore(memoryConnection(warning: warning, tables: tables), tables: tables)
   }
 
@@ -293,7 +297,9 @@ public final class SQLiteStore: Store, Sendable {
   /// The saved database, only to read, when it cannot be written (a full disk, a read-only
   /// folder): what the user has done can still be shown, and new progress is kept by the
   /// session until it can be saved. Nil when there is none or it cannot be read either.
-  static func readOnly(_ path: String, warning: String, tables: [any ModeTables.Type] = Tables.all) -> SQLiteStore? {
+  static func readOnly(_ path: String, warning: String, tables: [any ModeTables.Type] = RegisteredTables.all)
+    -> SQLiteStore?
+  {
     guard
       let connection = readOnlyConnection(path, warning: warning, cannotSave: "the database cannot be written here")
     else { return nil }
@@ -518,7 +524,7 @@ public final class SQLiteStore: Store, Sendable {
       if case .failure(let error) = outcome, try salvage(&state, because: error) {
         outcome = try writeOnce(&state, body)
       }
-      return try outcome.mapError { StoreError(SQLiteStore.describe($0)) }.get()
+      return try outcome.mapError { StoreError(SQLiteStore.describe($0), isLasting: SQLiteStore.isLasting($0)) }.get()
     }
     if let checkpoint { checkpointInBackground(checkpoint) }
     return result
@@ -537,6 +543,7 @@ public final class SQLiteStore: Store, Sendable {
     return try run(sql) as! Request.Answer
   }
 
+  @discardableResult
   public func write<Request: StoreWrite>(_ request: Request) throws(StoreError) -> Request.Answer {
     guard let sql = request as? any SQLWrite else { throw SQLiteStore.noSQL(for: request) }
     return try run(sql) as! Request.Answer
@@ -562,18 +569,20 @@ public final class SQLiteStore: Store, Sendable {
     return try write { (db) throws(SQLiteError) in try request.run(in: db) }
   }
 
-  /// A mode's request whose tables are not in `Tables.all` would find none: a mistake in
+  /// A mode's request whose tables are not in `RegisteredTables.all` would find none: a mistake in
   /// the program, said as such rather than as SQLite's "no such table".
   private func checkRegistered(_ tables: any ModeTables.Type) throws(StoreError) {
     let id = ObjectIdentifier(tables)
     guard id == ObjectIdentifier(CoreTables.self) || modeTables.contains(where: { ObjectIdentifier($0) == id }) else {
-      throw StoreError("Reckon cannot keep this: the tables '\(tables.name)' are not registered (Tables.all)")
+      throw StoreError(
+        "Reckon cannot keep this: the tables '\(tables.name)' are not registered (RegisteredTables.all)",
+        isLasting: true)
     }
   }
 
   /// A request with no SQL to run it (no conformance in a file under ReckonStore/Modes).
   static func noSQL(for request: some StoreRequest) -> StoreError {
-    StoreError("Reckon cannot keep this: nothing in the store runs \(type(of: request))")
+    StoreError("Reckon cannot keep this: nothing in the store runs \(type(of: request))", isLasting: true)
   }
 
   /// One try at a write: its result and the file to checkpoint after it, if it is time; or
@@ -704,6 +713,12 @@ public final class SQLiteStore: Store, Sendable {
       checkpointing.store(false, ordering: .releasing)
     }
     if !started { checkpointing.store(false, ordering: .releasing) }
+  }
+
+  /// Whether a write that failed so would fail the same way every time: its SQL is wrong
+  /// (SQLITE_ERROR on a database migrated for it, a constraint, a type), not the file.
+  static func isLasting(_ error: SQLiteError) -> Bool {
+    [.error, .constraint, .mismatch, .misuse, .range, .tooBig].contains { error.is($0) }
   }
 
   static func describe(_ error: SQLiteError) -> String {

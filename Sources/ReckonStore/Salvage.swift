@@ -108,7 +108,7 @@ extension SQLiteStore {
   /// copied is kept, the damaged file aside as always. `now` (seconds since 1970) names the
   /// damaged file aside.
   static func salvage(
-    _ path: String, policy: SalvagePolicy, now: time_t? = nil, tables: [any ModeTables.Type] = Tables.all
+    _ path: String, policy: SalvagePolicy, now: time_t? = nil, tables: [any ModeTables.Type] = RegisteredTables.all
   ) -> SalvageOutcome {
     guard let salvaged = inode(path) else { return .replacedElsewhere }
     // The connection that takes the write lock for the move, and says whether anything was

@@ -88,7 +88,8 @@ extension SQLiteStore {
   /// handler, the page reader between pages. Out of time, what was copied is kept
   /// (`ranOutOfTime`); interrupted, it fails.
   static func copyReadable(
-    from damaged: String, into fresh: String, limits: SalvageLimits, tables modes: [any ModeTables.Type] = Tables.all
+    from damaged: String, into fresh: String, limits: SalvageLimits,
+    tables modes: [any ModeTables.Type] = RegisteredTables.all
   ) -> Result<SalvageCopy, SalvageProblem> {
     do throws(SalvageProblem) {
       return .success(try copy(from: damaged, into: fresh, limits: limits, modes: modes))
@@ -134,18 +135,45 @@ extension SQLiteStore {
       // Each mode's tables at the damaged file's version of them, when it can be read (else
       // today's); the bookkeeping of versions is the fresh file's own, not copied.
       let modeVersions = source.flatMap { try? ModeTablesMigrator.versions(modes, in: $0) }
-      try ModeTablesMigrator.migrate(db, modes, upTo: modeVersions)
-      let tables = try db.all(
-        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
-      ) { (row) throws(SQLiteError) in try row[0] as String }
+      try ModeTablesMigrator.migrate(db, modes, upTo: modeVersions?.map { max($0, 0) })
+      var tables = try freshTables(db)
+      // The tables of modes this Reckon does not know (a newer one's file), as their CREATE
+      // statements say, with their indexes and versions: a salvage keeps their rows too.
+      let schema = sqlSchema ?? ownSchema
+      for row in schema
+      where row.type == "table" && !tables.contains(row.name) && !row.name.hasPrefix("sqlite_")
+        && row.name != "modeTables" && !Schema.mergedIntoGameResults(row.name) && row.sql.hasPrefix("CREATE TABLE ")
+      {
+        guard (try? db.execute(row.sql)) != nil else { continue }
+        for index in schema where index.type == "index" && index.table == row.name && !index.sql.isEmpty {
+          try? db.execute(index.sql)
+        }
+      }
+      if let source,
+        let versions = try? source.all(
+          "SELECT name, version FROM modeTables",
+          row: { (row) throws(SQLiteError) in
+            (try row[0] as String, try row[1] as Int64)
+          })
+      {
+        for (name, version) in versions where version > 0 && !modes.contains(where: { $0.name == name }) {
+          try db.execute(ModeTablesMigrator.bookkeeping)
+          try db.run("INSERT OR IGNORE INTO modeTables (name, version) VALUES (?, ?)", name, version)
+        }
+      }
+      tables = try freshTables(db)
       for table in tables where table != "modeTables" {
         copies.append(TableCopy(name: table, columns: try salvageColumns(of: table, db)))
       }
-      // The small tables first, the answers (the bulk) last: out of time, what is lost is
-      // answers, not the settings, profiles or learning boxes that were never reached.
-      let order = ["profile", "setting", "daily", "gameResult", "personality", "anagramRound", "factState", "answer"]
+      // The small tables first, the modes' own next, the answers (the bulk) last: out of
+      // time, what is lost is answers, not the settings, profiles, a mode's rows or learning
+      // boxes that were never reached.
+      let first = ["profile", "setting", "daily", "gameResult", "personality", "anagramRound"]
+      let last = ["factState", "answer"]
       copies =
-        order.compactMap { name in copies.first { $0.name == name } } + copies.filter { !order.contains($0.name) }
+        first.compactMap { name in copies.first { $0.name == name } }
+        + copies.filter { !first.contains($0.name) && !last.contains($0.name) }
+        + last.compactMap { name in copies.first { $0.name == name } }
       // (No progress handler here: a statement it stopped would roll back every row copied.
       // Each write is one row; the reads of the damaged file are what is bounded.)
       try db.execute("BEGIN")
@@ -202,9 +230,7 @@ extension SQLiteStore {
       try Schema.migrator.migrate(db)
       try ModeTablesMigrator.migrate(db, modes)
       // Every row names a profile: one whose row was lost comes back, created at 0.
-      let tables = try db.all(
-        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
-      ) { (row) throws(SQLiteError) in try row[0] as String }
+      let tables = try freshTables(db)
       for table in tables where try columnNames(of: table, in: "main", db).contains("profile") {
         try db.execute(
           "INSERT OR IGNORE INTO main.profile (name, createdAt) SELECT DISTINCT profile, 0 FROM main.\(quoted(table))")
@@ -225,6 +251,13 @@ extension SQLiteStore {
       return SalvageCopy(tables: report, ranOutOfTime: ranOutOfTime)
     } catch {
       throw salvageProblem(error, limits) ?? .failed(error.description)
+    }
+  }
+
+  /// The fresh file's tables, by name.
+  static func freshTables(_ db: Database) throws(SQLiteError) -> [String] {
+    try db.all("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") {
+      (row) throws(SQLiteError) in try row[0] as String
     }
   }
 

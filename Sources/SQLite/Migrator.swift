@@ -68,7 +68,7 @@ public struct Migrator: Sendable {
 
   /// A version below 0 was written by no migrator: the header is damaged (it is where
   /// `user_version` is kept), and is said to be, as SQLite says of a damaged file.
-  static func check(_ version: Int32) throws(SQLiteError) {
+  public static func check(_ version: Int32) throws(SQLiteError) {
     guard version >= 0 else {
       throw SQLiteError(
         code: .corrupt, message: "database disk image is malformed (its version, user_version, is \(version))")

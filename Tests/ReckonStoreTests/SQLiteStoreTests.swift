@@ -430,16 +430,19 @@ import Testing
     let writes: [(String, () throws(StoreError) -> Void)] = [
       ("saveSetting", { () throws(StoreError) in try store.saveSetting("digits", value: "5", profile: "ada", at: 1) }),
       ("addProfile", { () throws(StoreError) in try store.addProfile("bob", at: 1) }),
-      ("record", { () throws(StoreError) in _ = try store.write(Answers.Record(answer, learn: nil)) }),
+      ("Answers.Record", { () throws(StoreError) in _ = try store.write(Answers.Record(answer, learn: nil)) }),
       (
-        "setBack",
+        "Answers.SetBack",
         { () throws(StoreError) in
           try store.write(Answers.SetBack(item: "2×3", profile: "ada", mode: "drill", to: FactState(box: 1, dueAt: 0)))
         }
       ),
-      ("saveDaily", { () throws(StoreError) in _ = try store.write(DailyChallenges.Save(daily, answer: nil)) }),
-      ("saveGameResult", { () throws(StoreError) in try store.write(GameResults.Save(result)) }),
-      ("addGameResult", { () throws(StoreError) in try store.write(GameResults.Add(result)) }),
+      (
+        "DailyChallenges.Save",
+        { () throws(StoreError) in _ = try store.write(DailyChallenges.Save(daily, answer: nil)) }
+      ),
+      ("GameResults.Save", { () throws(StoreError) in try store.write(GameResults.Save(result)) }),
+      ("GameResults.Add", { () throws(StoreError) in try store.write(GameResults.Add(result)) }),
     ]
     for (name, write) in writes {
       #expect(throws: full, "\(name)") { try write() }

@@ -11,7 +11,7 @@ import Testing
 /// touching no other file: its data is kept as it is typed, survives a full disk, the next
 /// start, a damaged file and an older one.
 @Suite struct TallyModeTests {
-  static let tables = Tables.all + [TallyTables.self]
+  static let tables = RegisteredTables.all + [TallyTables.self]
 
   /// A session on the database at `path`, with the tally's tables registered.
   static func session(_ path: String, store: SQLiteStore? = nil) -> (Session, SQLiteStore) {
@@ -27,6 +27,19 @@ import Testing
     reply.outputs.compactMap { if case .warning(let text) = $0 { text } else { nil } }
   }
 
+  /// Runs its feature's command as the calculator's prompt runs a registered one, and enters
+  /// the mode it starts.
+  static func start(_ session: inout Session) throws {
+    let command = try #require(TallyFeature.commands.first { $0.help.name == "tally" })
+    let step = Commands.run(command, Arguments(line: "tally", nameSpan: SourceSpan(0, 5)), in: &session.state)
+    guard case .enter(let mode, let reply) = step else {
+      Issue.record("tally did not start: \(step.reply)")
+      return
+    }
+    #expect(notes(reply) == ["Counting. Type a word; show, undo or quit."])
+    session.mode = mode
+  }
+
   static func counts(_ path: String) throws -> [String: Int] {
     let store = SQLiteStore.open(path: path, tables: tables)
     let counts = try store.read(TallyRequests.Counts(profile: "ada"))
@@ -38,7 +51,7 @@ import Testing
     let path = folder.path + "/reckon.sqlite"
     var (session, _) = Self.session(path)
     _ = session.handle("x = 5")
-    session.mode = TallyMode()
+    try Self.start(&session)
     #expect(session.prompt == "tally> ")
     #expect(Self.notes(session.handle("cat")) == ["cat: 1"])
     // Saved before the reply: another connection (another Reckon) reads it at once.
@@ -53,7 +66,7 @@ import Testing
 
     // The next start reads them back.
     var (next, _) = Self.session(path)
-    next.mode = TallyMode()
+    try Self.start(&next)
     #expect(next.handle("show").outputs == [.table([["word", "count"], ["cat", "2"], ["dog", "0"]])])
   }
 
@@ -61,7 +74,7 @@ import Testing
     let folder = try SQLiteStoreTests.Folder()
     let path = folder.path + "/reckon.sqlite"
     var (session, store) = Self.session(path)
-    session.mode = TallyMode()
+    try Self.start(&session)
     store.failWrites(with: StoreError("the disk is full"))
     let first = session.handle("cat")
     #expect(Self.notes(first) == ["cat: 1"])
@@ -107,19 +120,72 @@ import Testing
 
   @Test func aRequestWhoseTablesAreNotRegisteredIsAMistakeSaidAsOne() throws {
     let store = SQLiteStore.inMemory()
-    #expect(throws: StoreError.self) { try store.write(TallyRequests.Add(profile: "ada", word: "x", by: 1, at: 0)) }
-    do {
-      _ = try store.read(TallyRequests.Counts(profile: "ada"))
-    } catch {
-      #expect(error.message.contains("'tally' are not registered"), "\(error.message)")
+    let write = #expect(throws: StoreError.self) {
+      try store.write(TallyRequests.Add(profile: "ada", word: "x", by: 1, at: 0))
+    }
+    let read = #expect(throws: StoreError.self) { try store.read(TallyRequests.Counts(profile: "ada")) }
+    for error in [write, read] {
+      #expect(error?.message.contains("the tables 'tally' are not registered") == true, "\(String(describing: error))")
+      #expect(error?.isLasting == true)
+    }
+    // The session does not keep such a write (it would stop every save after it): it says
+    // so once, and the saves after it go through.
+    var session = Session(clock: ManualClock(), random: SeededRandom(seed: 1), store: store, profile: "ada")
+    try Self.start(&session)
+    let reply = session.handle("cat")
+    #expect(
+      Self.warnings(reply) == [
+        "progress is not being saved: Reckon cannot keep this: the tables 'tally' are not registered "
+          + "(RegisteredTables.all) (this cannot be saved, and is not kept)"
+      ])
+    #expect(session.state.unsaved.isEmpty)
+    _ = session.handle("quit")
+    session.state.record(mode: "drill", item: "2×3", given: "6", correct: true, milliseconds: 900)
+    #expect(try store.read(Answers.Totals(profile: "ada", mode: "drill"))["2×3"]?.answered == 1)
+  }
+
+  /// A write whose SQL breaks a constraint: no later try can save it.
+  struct BrokenWrite: SQLWrite {
+    typealias Answer = Void
+    typealias Tables = CoreTables
+    func run(in db: Database) throws(SQLiteError) {
+      try db.run("INSERT INTO profile (name, createdAt) VALUES (NULL, 0)")
     }
   }
 
-  @Test func aDamagedFileIsSalvagedWithTheModesRows() throws {
-    let folder = try SQLiteStoreTests.Folder()
+  /// A write kept while the disk was full that then turns out never to be savable is dropped
+  /// when it is tried again, said once, and not counted among the kept writes now saved.
+  @Test func aKeptWriteThatCanNeverBeSavedIsDroppedAndTheOthersSaved() throws {
+    let store = SQLiteStore.inMemory()
+    var session = Session(clock: ManualClock(), random: SeededRandom(seed: 1), store: store, profile: "ada")
+    store.failWrites(with: StoreError("the disk is full"))
+    session.state.save(BrokenWrite())
+    session.state.record(mode: "drill", item: "2×3", given: "6", correct: true, milliseconds: 900)
+    #expect(session.state.unsaved.count == 2)
+    #expect(
+      session.state.takeNotices() == [
+        .warning("progress is not being saved: the disk is full (Reckon keeps it and tries again with each save)")
+      ])
+    store.failWrites(with: nil)
+    session.state.record(mode: "drill", item: "2×4", given: "8", correct: true, milliseconds: 900)
+    let notices = session.state.takeNotices()
+    #expect(notices.count == 2)
+    if case .warning(let text) = notices.first {
+      #expect(text.hasPrefix("a change kept since saving failed: NOT NULL constraint failed"), "\(text)")
+      #expect(text.hasSuffix("(this cannot be saved, and is not kept)"), "\(text)")
+    } else {
+      Issue.record("\(notices)")
+    }
+    #expect(notices.last == .note(SessionState.keptNowSaved(1)))
+    #expect(session.state.unsaved.isEmpty)
+    #expect(try store.read(Answers.Totals(profile: "ada", mode: "drill")).count == 2)
+  }
+
+  /// A file with 40 tallies and 3,000 answers, one leaf page of the answers overwritten.
+  static func damagedFile(in folder: SQLiteStoreTests.Folder) throws -> String {
     let path = folder.path + "/reckon.sqlite"
     do {
-      let store = SQLiteStore.open(path: path, tables: Self.tables)
+      let store = SQLiteStore.open(path: path, tables: tables)
       for i in 0..<40 { _ = try store.write(TallyRequests.Add(profile: "ada", word: "w\(i)", by: i + 1, at: 7)) }
       try store.withDatabase { (db) throws(SQLiteError) in
         try db.execute(
@@ -130,7 +196,7 @@ import Testing
           """)
       }
     }
-    // A leaf page of the answers overwritten: the tally's rows are elsewhere, and all kept.
+    // The tally's rows are elsewhere, and can all be kept.
     let leaves = try Database(path, flags: .readOnly).all(
       "SELECT pageno FROM dbstat WHERE name = 'answer' AND pagetype = 'leaf' ORDER BY pageno"
     ) { (row) throws(SQLiteError) in try row[0] as Int }
@@ -139,14 +205,58 @@ import Testing
     try handle.seek(toOffset: UInt64((page - 1) * 4096))
     try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
     try handle.close()
+    return path
+  }
 
+  static func expectAllTallies(_ store: SQLiteStore) throws {
+    let counts = try store.read(TallyRequests.Counts(profile: "ada"))
+    #expect(counts.count == 40)
+    #expect(counts.allSatisfy { $0.count == Int($0.word.dropFirst())! + 1 && $0.lastAt == 7 })
+  }
+
+  @Test func aDamagedFileIsSalvagedWithTheModesRows() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = try Self.damagedFile(in: folder)
     let store = SQLiteStore(path: path, tables: Self.tables)
     _ = try store.read(Answers.Totals(profile: "ada", mode: "drill"))
     let notice = try #require(store.takeNotices().first)
     #expect(notice.contains("40 tallies"), "\(notice)")
     #expect(!notice.contains("modeTables"), "\(notice)")
-    let counts = try store.read(TallyRequests.Counts(profile: "ada"))
-    #expect(counts.count == 40)
-    #expect(counts.allSatisfy { $0.count == Int($0.word.dropFirst())! + 1 && $0.lastAt == 7 })
+    try Self.expectAllTallies(store)
+  }
+
+  /// A Reckon that does not know the mode (an older one, on a newer one's file) salvages its
+  /// tables all the same, by their CREATE statements, with their versions: the newer Reckon
+  /// finds every row.
+  @Test func aReckonThatDoesNotKnowTheModeKeepsItsRowsInASalvage() throws {
+    let folder = try SQLiteStoreTests.Folder()
+    let path = try Self.damagedFile(in: folder)
+    let older = SQLiteStore(path: path)
+    _ = try older.read(Answers.Totals(profile: "ada", mode: "drill"))
+    let notice = try #require(older.takeNotices().first)
+    #expect(notice.contains("40 tally"), "\(notice)")
+    let db = try Database(path, flags: .readOnly)
+    #expect(try db.value("SELECT version FROM modeTables WHERE name = 'tally'") == 2 as Int)
+    #expect(try db.value("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tally'") == 2 as Int)
+    try Self.expectAllTallies(SQLiteStore(path: path, tables: Self.tables))
+  }
+
+  /// A version of a mode's tables newer than this Reckon knows is left as it is; one below 0
+  /// was written by no Reckon: the file is damaged.
+  @Test func versionsItDoesNotKnowAreLeftOrSaidToBeDamage() throws {
+    let db = try Database.inMemory()
+    try Schema.migrator.migrate(db)
+    try ModeTablesMigrator.migrate(db, [TallyTables.self], upTo: [9])
+    #expect(try ModeTablesMigrator.versions([TallyTables.self], in: db) == [2])
+    try db.execute("UPDATE modeTables SET version = 7")
+    try ModeTablesMigrator.migrate(db, [TallyTables.self])
+    #expect(try ModeTablesMigrator.versions([TallyTables.self], in: db) == [7])
+    try db.execute("UPDATE modeTables SET version = -3")
+    #expect(throws: SQLiteError.self) { try ModeTablesMigrator.migrate(db, [TallyTables.self]) }
+    do {
+      try ModeTablesMigrator.migrate(db, [TallyTables.self])
+    } catch {
+      #expect(error.is(.corrupt))
+    }
   }
 }

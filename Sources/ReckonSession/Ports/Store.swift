@@ -13,6 +13,7 @@ public protocol Store: AnyObject, Sendable, SettingsStore, ProfileStore {
   /// What a mode asked to read; `request.nothingSaved` when nothing was ever saved.
   func read<Request: StoreRead>(_ request: Request) throws(StoreError) -> Request.Answer
   /// Does a mode's write in one transaction (creating the database if need be).
+  @discardableResult
   func write<Request: StoreWrite>(_ request: Request) throws(StoreError) -> Request.Answer
   /// Makes ready to save, creating the database if need be: called before a mode that saves
   /// progress, so that what goes wrong is heard before the mode starts rather than after its
@@ -41,9 +42,14 @@ public struct StoreError: Error, Sendable, Equatable {
   /// Whether the store has told the user already (a notice when it opened: a folder that
   /// cannot be written), so that a failed save need not say it again.
   public var isKnown: Bool
+  /// Whether no later try can succeed: a mistake in the program (a request nothing runs,
+  /// SQL that breaks a constraint), not the disk, the lock or the file. The session does not
+  /// keep such a write to try again, since it would stop every save after it.
+  public var isLasting: Bool
 
-  public init(_ message: String, isKnown: Bool = false) {
+  public init(_ message: String, isKnown: Bool = false, isLasting: Bool = false) {
     self.message = message
     self.isKnown = isKnown
+    self.isLasting = isLasting
   }
 }

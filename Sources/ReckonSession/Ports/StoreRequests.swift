@@ -1,6 +1,6 @@
 /// What a mode keeps, asked of the store as a value: a read (`StoreRead`) or a write
 /// (`StoreWrite`), each with the type of what it answers. A mode declares its requests in its
-/// own folder (`SaveBill`, `DueCards`), says nothing of how they are kept, and runs them
+/// own folder (`Answers.Record`, `GameResults.All`), says nothing of how they are kept, and runs them
 /// through `SessionState`: `save(_:)` for writes (kept and tried again while saving fails)
 /// and `load(_:)` for reads. How each one runs (its tables, their migrations, its SQL) is
 /// the store's, in one file of ReckonStore per mode (see ARCHITECTURE.md, "To add a mode

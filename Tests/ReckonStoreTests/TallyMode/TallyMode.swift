@@ -1,3 +1,4 @@
+import ReckonCore
 import ReckonSession
 
 // A small mode that keeps data, written in the test target as a mode folder is written under
@@ -71,4 +72,25 @@ enum TallyRequests {
     /// When it was last counted (milliseconds since 1970).
     var lastAt: Int64
   }
+}
+
+/// `tally`: starts counting. Registered as a feature, as any mode is: under Sources it would
+/// be one line of `Features.all`; the test runs the command as the prompt would.
+struct TallyCommand: Command {
+  static let help = CommandHelp(
+    name: "tally", usage: "tally", summary: "count words as you type them",
+    details: "Each word typed counts one more of it, saved at once.\nshow lists the counts; undo; quit.",
+    takesArguments: false)
+
+  init(parsing arguments: Arguments, in state: SessionState) throws(Diagnostic) {}
+
+  func run(in state: inout SessionState) throws(Diagnostic) -> ModeStep {
+    // The store is made ready first: a folder that cannot be written is heard now.
+    state.prepareStore()
+    return .enter(TallyMode(), Reply([.note("Counting. Type a word; show, undo or quit.")]))
+  }
+}
+
+enum TallyFeature: Feature {
+  static let commands: [any Command.Type] = [TallyCommand.self]
 }

@@ -4,7 +4,7 @@ import SQLite
 
 // The tally's SQL: its tables with their migrations, and how each of its requests runs. In
 // Sources it would be ReckonStore/Modes/Tally.swift, with `TallyTables.self` a line of
-// `Tables.all`; a test registers it with the store it opens instead.
+// `RegisteredTables.all`; a test registers it with the store it opens instead.
 
 enum TallyTables: ModeTables {
   static let name = "tally"
@@ -16,9 +16,14 @@ enum TallyTables: ModeTables {
         "word" TEXT NOT NULL, "count" INTEGER NOT NULL, PRIMARY KEY ("profile", "word"))
         """)
     },
-    // A second migration, as a mode's tables grow: when each word was last counted.
+    // A second migration, as a mode's tables grow: when each word was last counted, and an
+    // index for the most counted.
     .init("v2: when last counted") { (db) throws(SQLiteError) in
-      try db.execute(#"ALTER TABLE "tally" ADD COLUMN "lastAt" INTEGER NOT NULL DEFAULT 0"#)
+      try db.execute(
+        #"""
+        ALTER TABLE "tally" ADD COLUMN "lastAt" INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX "tally_by_count" ON "tally"("profile", "count");
+        """#)
     },
   ]
   static let rowNames = [(table: "tally", one: "tally", many: "tallies")]

@@ -6,7 +6,7 @@ import Testing
 @testable import ReckonStore
 
 /// Answers, Leitner boxes and the statistics read back from them, on real files.
-@Suite struct AnswerStoreTests {
+@Suite struct AnswersTests {
   static let day0: Int64 = 1_800_000_000_000  // 2027-01-15 08:00 UTC
   static let midnight0: Int64 = 1_799_971_200_000  // 2027-01-15 00:00 UTC
 
