@@ -74,7 +74,7 @@ struct TipCommand: Command {
     let end = Token(.end, SourceSpan(tokens.last?.span.end ?? offset, tokens.last?.span.end ?? offset))
     let amountValue = try Operands.value(list.with(tokens + [end]), orAnswerFor: "tip", at: offset, in: state)
     let amountSpan = tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span
-    let (amount, currency) = try Operands.moneyAmount(amountValue, at: amountSpan, in: state)
+    let (amount, currency) = try MoneyInput.amount(amountValue, at: amountSpan, in: state)
     guard !amount.isNegative && !amount.isZero else {
       throw Diagnostic(
         "the amount must be more than zero", at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span)
@@ -204,7 +204,7 @@ struct SplitCommand: Command {
     ways = try Operands.count(last, in: list, what: "the number of people", range: 1...1_000_000)
     tokens.removeLast()
     let end = Token(.end, SourceSpan(last.span.start, last.span.start))
-    (amount, currency) = try Operands.moneyAmount(
+    (amount, currency) = try MoneyInput.amount(
       Operands.value(list.with(tokens + [end]), orAnswerFor: "split", at: offset, in: state),
       at: tokens.first.map { $0.span.union(tokens.last!.span) } ?? end.span, in: state)
     guard !amount.isNegative && !amount.isZero else {
