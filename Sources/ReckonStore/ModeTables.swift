@@ -57,6 +57,17 @@ enum ModeTablesMigrator {
     CREATE TABLE IF NOT EXISTS "modeTables" ("name" TEXT PRIMARY KEY NOT NULL, "version" INTEGER NOT NULL)
     """
 
+  /// Every table the modes' migrations make, by name (they are run on an empty database in
+  /// memory): a salvage tells a known mode's tables from an unknown one's by them.
+  static func tableNames(of modes: [any ModeTables.Type]) -> Set<String> {
+    guard !modes.isEmpty, let db = try? Database.inMemory(), (try? Schema.migrator.migrate(db)) != nil else {
+      return []
+    }
+    let core = Set((try? SQLiteStore.freshTables(db)) ?? [])
+    guard (try? migrate(db, modes)) != nil else { return [] }
+    return Set((try? SQLiteStore.freshTables(db)) ?? []).subtracting(core)
+  }
+
   /// The version of each mode's tables in the database (0 for none), in the order of `modes`.
   static func versions(_ modes: [any ModeTables.Type], in db: Database) throws(SQLiteError) -> [Int32] {
     guard !modes.isEmpty, try db.tableExists("modeTables") else { return modes.map { _ in 0 } }

@@ -134,15 +134,18 @@ extension SQLiteStore {
       try Schema.migrator.migrate(db, upTo: version)
       // Each mode's tables at the damaged file's version of them, when it can be read (else
       // today's); the bookkeeping of versions is the fresh file's own, not copied.
+      // A version that reads as 0 (none, or its row lost to the damage) is taken as today's.
       let modeVersions = source.flatMap { try? ModeTablesMigrator.versions(modes, in: $0) }
-      try ModeTablesMigrator.migrate(db, modes, upTo: modeVersions?.map { max($0, 0) })
+      try ModeTablesMigrator.migrate(db, modes, upTo: modeVersions?.map { $0 > 0 ? $0 : Int32.max })
       var tables = try freshTables(db)
       // The tables of modes this Reckon does not know (a newer one's file), as their CREATE
       // statements say, with their indexes and versions: a salvage keeps their rows too.
       let schema = sqlSchema ?? ownSchema
+      let known = ModeTablesMigrator.tableNames(of: modes)
       for row in schema
       where row.type == "table" && !tables.contains(row.name) && !row.name.hasPrefix("sqlite_")
-        && row.name != "modeTables" && !Schema.mergedIntoGameResults(row.name) && row.sql.hasPrefix("CREATE TABLE ")
+        && row.name != "modeTables" && !known.contains(row.name) && !Schema.mergedIntoGameResults(row.name)
+        && row.sql.hasPrefix("CREATE TABLE ")
       {
         guard (try? db.execute(row.sql)) != nil else { continue }
         for index in schema where index.type == "index" && index.table == row.name && !index.sql.isEmpty {
