@@ -46,7 +46,9 @@ public protocol SQLWrite: StoreWrite {
 
 /// Every mode's tables, a line each: the one place a mode's SQL is registered.
 public enum RegisteredTables {
-  public static let all: [any ModeTables.Type] = []
+  public static let all: [any ModeTables.Type] = [
+    BillTables.self
+  ]
 }
 
 /// Brings every mode's tables to their latest version, each by its own count of migrations

@@ -7,6 +7,7 @@ enum Features {
     TriviaFeature.self,
     PersonalityFeature.self,
     AnagramFeature.self,
+    BillFeature.self,
     SessionFeature.self,
   ]
 }

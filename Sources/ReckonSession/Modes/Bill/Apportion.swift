@@ -1,0 +1,36 @@
+import ReckonCore
+
+/// Rounding exact shares to the minor unit once, so that they add up exactly to the rounded
+/// whole: the largest remainder method (Hamilton's). Each share is first cut down to a whole
+/// number of cents; the cents still missing from the whole (the exact total rounded half away
+/// from zero) go one each to the shares that lost the most in the cut. So every share is
+/// within one cent of its exact value, and they add up to the total to the cent.
+///
+/// Ties (two shares that lost the same fraction of a cent) are broken by a fixed rule: the
+/// larger exact share first, then the person named first. Never "the last person absorbs
+/// the remainder".
+enum Apportion {
+  /// The shares in whole minor units (cents for `decimals` 2), in the order given.
+  static func cents(_ shares: [Rational], decimals: Int = 2) -> [Int] {
+    let scale = Rational(BigInteger.power(10, decimals))
+    let scaled = shares.map { $0 * scale }
+    let floors = scaled.map { $0.floor }
+    let total = shares.reduce(Rational.zero, +).rounded(places: decimals) * scale
+    var missing = (total - floors.reduce(Rational.zero, +)).intValue ?? 0
+    var result = floors.map { $0.intValue ?? 0 }
+    // Who gets a cent: the largest remainder first, then the larger share, then the earlier.
+    let order = scaled.indices.sorted { a, b in
+      let (ra, rb) = (scaled[a] - floors[a], scaled[b] - floors[b])
+      if ra != rb { return ra > rb }
+      if scaled[a] != scaled[b] { return scaled[a] > scaled[b] }
+      return a < b
+    }
+    // (0 ≤ missing ≤ the number of shares: each floor lost less than one cent, and the total
+    // was rounded by at most half of one.)
+    for index in order where missing > 0 {
+      result[index] += 1
+      missing -= 1
+    }
+    return result
+  }
+}

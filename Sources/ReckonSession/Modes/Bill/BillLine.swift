@@ -1,0 +1,510 @@
+import ReckonCore
+
+/// What a line typed in a bill asks for: entries that change the bill, or something to show.
+enum BillAction: Sendable, Hashable {
+  /// Entries to apply and save (with a note to show, such as a conversion's rate).
+  case change([BillEntry], notes: [String])
+  case show
+  case settle
+  /// Enter alone: the running totals.
+  case totals
+  case help
+  case quit
+  case undo
+  case save(String)
+  case export(BillExport.Format)
+}
+
+/// Reads one line typed in a bill: a command word first (`tax`, `tip`, `paid`, `remove`, …),
+/// or an item (`ada 18.50 pasta`, `bob cy 24 wine`, `all 14 starter`, `2 x 4.50 beer bob`,
+/// `ada:2 bob:1 30 pizza`). Amounts are any expression; a mistake is a diagnostic under the
+/// words at fault, and changes nothing.
+struct BillLine {
+  let line: String
+  let words: [Word]
+  let bill: Bill
+  let state: SessionState
+
+  struct Word: Sendable {
+    var text: String
+    var span: SourceSpan
+    var lower: String { text.lowercased() }
+  }
+
+  /// The words that start a command in a bill; a person may not be called one of them.
+  static let keywords: Set<String> = [
+    "tax", "tip", "service", "charge", "discount", "coupon", "total", "paid", "remove", "edit", "undo", "show",
+    "settle", "round", "help", "quit", "done", "add", "save", "export", "all",
+  ]
+
+  init(_ line: String, bill: Bill, state: SessionState) {
+    self.line = line
+    self.bill = bill
+    self.state = state
+    var words: [Word] = []
+    var current = ""
+    var start = 0
+    var column = 0
+    for scalar in line.unicodeScalars {
+      if scalar == " " || scalar == "\t" {
+        if !current.isEmpty { words.append(Word(text: current, span: SourceSpan(start, column))) }
+        current = ""
+      } else {
+        if current.isEmpty { start = column }
+        current.unicodeScalars.append(scalar)
+      }
+      column += 1
+    }
+    if !current.isEmpty { words.append(Word(text: current, span: SourceSpan(start, column))) }
+    self.words = words
+  }
+
+  func action() throws(Diagnostic) -> BillAction {
+    guard let first = words.first else { return .totals }
+    let rest = Array(words.dropFirst())
+    switch first.lower {
+    case "show": return try alone(.show)
+    case "settle": return try alone(.settle)
+    case "help", "?": return .help
+    case "quit", "done", "q": return try alone(.quit)
+    case "undo": return try alone(.undo)
+    case "round":
+      if let word = rest.first, ["off", "no"].contains(word.lower) { return .change([.roundUp(false)], notes: []) }
+      return try alone(.change([.roundUp(true)], notes: []))
+    case "tax", "tip", "service", "charge", "discount", "coupon": return try adjustment(first, rest)
+    case "total":
+      guard !rest.isEmpty else {
+        throw Diagnostic("total needs the receipt's total", at: first.span, hint: "for example: total 152.97")
+      }
+      let (amount, notes, currency) = try money(rest, what: "the receipt's total")
+      return .change(currency + [.receiptTotal(amount)], notes: notes)
+    case "paid": return try paid(first, rest)
+    case "remove", "delete":
+      return .change([.remove(try itemNumber(first, rest, usage: "remove 3"))], notes: [])
+    case "edit":
+      let number = try itemNumber(first, Array(rest.prefix(1)), usage: "edit 3 ada 20 pasta", alone: false)
+      guard rest.count > 1 else {
+        throw Diagnostic(
+          "edit needs the item as it should be", at: rest[0].span, hint: "for example: edit 3 ada 20 pasta")
+      }
+      var (entries, notes) = try item(Array(rest.dropFirst()))
+      guard case .item(let draft) = entries.removeLast() else { return .change(entries, notes: notes) }
+      return .change(entries + [.edit(number, draft)], notes: notes)
+    case "add":
+      guard !rest.isEmpty else { throw Diagnostic("add needs names", at: first.span, hint: "for example: add eve") }
+      var names: [String] = []
+      for word in rest {
+        try checkNewName(word)
+        guard bill.person(named: word.text) == nil, !names.contains(word.text) else {
+          throw Diagnostic("\(word.text) is in the bill already", at: word.span)
+        }
+        names.append(word.text)
+      }
+      return .change([.people(names)], notes: [])
+    case "save":
+      guard let name = rest.first, rest.count == 1 else {
+        throw Diagnostic("save needs one word to name the bill", at: first.span, hint: "for example: save dinner")
+      }
+      return .save(name.text)
+    case "export":
+      guard rest.count <= 1 else { throw Diagnostic("export takes one format", at: rest[1].span) }
+      guard let word = rest.first else { return .export(.text) }
+      guard let format = BillExport.Format(rawValue: word.lower == "md" ? "markdown" : word.lower) else {
+        throw Diagnostic(
+          "no export format \(Diagnostic.quoted(word.text))", at: word.span,
+          hint: "export text, export markdown or export csv")
+      }
+      return .export(format)
+    default:
+      let (entries, notes) = try item(words)
+      return .change(entries, notes: notes)
+    }
+  }
+
+  private func alone(_ action: BillAction) throws(Diagnostic) -> BillAction {
+    if words.count > 1 {
+      throw Diagnostic("'\(words[0].lower)' takes nothing after it", at: words[1].span.union(words.last!.span))
+    }
+    return action
+  }
+
+  // MARK: Items
+
+  /// An item: who had it (names first, or last after the label), the amount, what it was.
+  func item(_ words: [Word]) throws(Diagnostic) -> ([BillEntry], [String]) {
+    var words = words[...]
+    var newPeople: [String] = []
+    var shares: [(name: String, weight: Rational, span: SourceSpan)] = []
+    var everyone = false
+    // Who, at the start.
+    while let word = words.first, let who = try person(word, allowNew: true, newPeople: &newPeople) {
+      if who.name == nil { everyone = true } else { shares.append((who.name!, who.weight, word.span)) }
+      words.removeFirst()
+    }
+    // "2 x 4.50": a count of the same item.
+    var count = Rational.one
+    if words.count >= 3, let n = Rational(wholeNumber: words.first!.text),
+      ["x", "×", "*"].contains(words.dropFirst().first!.lower)
+    {
+      guard n > 0, n <= 10_000 else {
+        throw Diagnostic("the count must be from 1 to 10,000", at: words.first!.span)
+      }
+      count = n
+      words.removeFirst(2)
+    }
+    guard !words.isEmpty else {
+      let at = self.words.last?.span ?? SourceSpan(0, 0)
+      throw Diagnostic("the item needs an amount", at: at, hint: "for example: ada 18.50 pasta")
+    }
+    let (amount, notes, currency, used) = try leadingMoney(Array(words))
+    words.removeFirst(used)
+    // Who, at the end (names the bill knows, or with weights): "4.50 beer bob".
+    while let word = words.last, let who = try person(word, allowNew: false, newPeople: &newPeople) {
+      if who.name == nil { everyone = true } else { shares.insert((who.name!, who.weight, word.span), at: 0) }
+      words.removeLast()
+    }
+    let label = words.map(\.text).joined(separator: " ")
+    guard everyone || !shares.isEmpty else {
+      throw Diagnostic(
+        "who had it? Put their names first, or all for everyone",
+        at: self.words.first!.span.union(self.words.last!.span),
+        hint: bill.people.isEmpty
+          ? "for example: ada 18.50 pasta, or all 14 starter" : "for example: \(bill.people[0]) \(line)")
+    }
+    guard !(everyone && !shares.isEmpty) else {
+      throw Diagnostic("all already means everyone: leave out the names, or all", at: shares[0].span)
+    }
+    var people = bill.people
+    for name in newPeople where !people.contains(name) { people.append(name) }
+    var merged: [Bill.Share] = []
+    for share in shares {
+      let index = people.firstIndex { $0.lowercased() == share.name.lowercased() }!
+      if let i = merged.firstIndex(where: { $0.person == index }) {
+        merged[i].weight = merged[i].weight + share.weight
+      } else {
+        merged.append(Bill.Share(person: index, weight: share.weight))
+      }
+    }
+    if everyone && people.isEmpty {
+      throw Diagnostic(
+        "there is no one in the bill yet for all to share it", at: self.words.first!.span,
+        hint: "name the people first: add ada bob")
+    }
+    let draft = BillEntry.ItemDraft(amount: amount * count, shares: merged, label: label)
+    return ((newPeople.isEmpty ? [] : [.people(newPeople)]) + currency + [.item(draft)], notes)
+  }
+
+  /// A word that says who had an item: `all` (name nil), a name (with `:weight`), or nil
+  /// when the word is something else (the amount, the label).
+  func person(_ word: Word, allowNew: Bool, newPeople: inout [String]) throws(Diagnostic)
+    -> (name: String?, weight: Rational)?
+  {
+    if word.lower == "all" || word.lower == "everyone" { return (nil, .one) }
+    var name = word.text
+    var weight = Rational.one
+    if let colon = word.text.firstIndex(of: ":") {
+      name = String(word.text[..<colon])
+      let text = String(word.text[word.text.index(after: colon)...])
+      guard let w = Rational(decimal: text), w > 0, w <= 1000 else {
+        throw Diagnostic(
+          "a share's weight is a number above 0 (up to 1000): \(name):2 has two shares", at: word.span)
+      }
+      weight = w
+    }
+    if let index = bill.person(named: name) { return (bill.people[index], weight) }
+    if let new = newPeople.first(where: { $0.lowercased() == name.lowercased() }) { return (new, weight) }
+    guard allowNew, BillLine.isName(name), !isValue(name) else {
+      if word.text.firstIndex(of: ":") != nil { throw unknownPerson(name, at: word.span) }
+      return nil
+    }
+    if bill.namedAtStart { throw unknownPerson(name, at: word.span) }
+    try checkNewName(Word(text: name, span: word.span))
+    newPeople.append(name)
+    return (name, weight)
+  }
+
+  /// A word that is a name: letters (and `-`, `'`, `_`), starting with a letter.
+  static func isName(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first, first.properties.isAlphabetic, text.unicodeScalars.count <= 40 else {
+      return false
+    }
+    return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" || $0 == "'" || $0 == "_" }
+  }
+
+  /// Whether a word is an amount rather than a name: a variable, `ans`, a constant, a unit.
+  func isValue(_ name: String) -> Bool {
+    if name == "ans" || state.environment.variables[name] != nil { return true }
+    guard case .expression(let expr, _)? = try? Parser.parseLine(name) else { return false }
+    return (try? state.evaluator.evaluate(expr, in: state.environment)) != nil
+  }
+
+  func checkNewName(_ word: Word) throws(Diagnostic) {
+    guard BillLine.isName(word.text) else {
+      throw Diagnostic("a person's name is one word of letters: \(Diagnostic.quoted(word.text)) is not", at: word.span)
+    }
+    guard !BillLine.keywords.contains(word.lower) else {
+      throw Diagnostic("\(word.text) is a word of the bill's own: call them something else", at: word.span)
+    }
+    guard bill.people.count < 100 else {
+      throw Diagnostic("a bill has at most 100 people", at: word.span)
+    }
+  }
+
+  func unknownPerson(_ name: String, at span: SourceSpan) -> Diagnostic {
+    let close = bill.people.first { BillLine.distance($0.lowercased(), name.lowercased()) <= 2 }
+    return Diagnostic(
+      "no one called \(name) in this bill (\(bill.people.joined(separator: ", ")))", at: span,
+      hint: close.map { "did you mean \($0)? To add a person: add \(name)" } ?? "to add a person: add \(name)")
+  }
+
+  /// The edit distance of two short words (Levenshtein).
+  static func distance(_ a: String, _ b: String) -> Int {
+    let (x, y) = (Array(a), Array(b))
+    var row = Array(0...y.count)
+    for i in 1...max(x.count, 1) where !x.isEmpty {
+      var next = [i] + Array(repeating: 0, count: y.count)
+      for j in 1...max(y.count, 1) where !y.isEmpty {
+        next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+      }
+      row = next
+    }
+    return row[y.count]
+  }
+
+  // MARK: Amounts
+
+  /// The amount at the start of `words`: the fewest words that read as an expression (so
+  /// `10 in pizza` is 10, not 10 inches), and a currency's code or sign after them with
+  /// them. Returns the amount in the bill's currency, notes (a conversion), the currency
+  /// entry when it sets the bill's, and how many words it took.
+  func leadingMoney(_ words: [Word]) throws(Diagnostic) -> (Rational, [String], [BillEntry], Int) {
+    var firstError: Diagnostic?
+    for count in 1...min(words.count, 12) {
+      let taken = Array(words.prefix(count))
+      do throws(Diagnostic) {
+        var value = try evaluate(taken)
+        var used = count
+        if count < words.count, let withNext = try? evaluate(Array(words.prefix(count + 1))),
+          let quantity = withNext.quantity, !quantity.unit.isNone,
+          state.evaluator.units.currency(in: quantity.unit) != nil
+        {
+          value = withNext
+          used += 1
+        }
+        let (amount, notes, currency) = try money(value, at: taken[0].span.union(words[used - 1].span))
+        return (amount, notes, currency, used)
+      } catch {
+        if firstError == nil { firstError = error }
+      }
+    }
+    throw firstError!
+  }
+
+  /// The value of words as one expression; an error points into the line.
+  func evaluate(_ words: [Word]) throws(Diagnostic) -> Value {
+    let start = words[0].span.start
+    let text = String(String.UnicodeScalarView(Array(line.unicodeScalars)[start..<words.last!.span.end]))
+    do throws(Diagnostic) {
+      guard case .expression(let expr, _) = try Parser.parseLine(text, maxExponent: state.digitLimit) else {
+        throw Diagnostic(
+          "an amount is an expression, such as 18.50 or 3*4.25", at: SourceSpan(0, text.unicodeScalars.count))
+      }
+      return try state.evaluator.evaluate(expr, in: state.environment)
+    } catch {
+      var error = error
+      error.span = SourceSpan(error.span.start + start, error.span.end + start)
+      error.also = error.also.map { SourceSpan($0.start + start, $0.end + start) }
+      throw error
+    }
+  }
+
+  /// All of `words` as an amount of money.
+  func money(_ words: [Word], what: String) throws(Diagnostic) -> (Rational, [String], [BillEntry]) {
+    try money(try evaluate(words), at: words[0].span.union(words.last!.span))
+  }
+
+  /// A value as money in the bill's currency: a plain number is in it; the first amount with
+  /// a currency sets it; one in another currency is converted at the profile's rate.
+  func money(_ value: Value, at span: SourceSpan) throws(Diagnostic) -> (Rational, [String], [BillEntry]) {
+    let (amount, currency) = try MoneyInput.amount(value, at: span, in: state)
+    guard let code = currency.code else { return (amount, [], []) }
+    guard let billCurrency = bill.currency else {
+      return (amount, [], [.currency(BillCurrency(code: code, decimals: currency.decimals))])
+    }
+    guard code != billCurrency.code else { return (amount, [], []) }
+    // Another currency: at the profile's rate, exactly.
+    guard let target = try? Parser.parseExpression(billCurrency.code),
+      case .quantity(let converted, _)? = try? state.evaluator.converted(value, to: target, text: billCurrency.code)
+    else {
+      throw Diagnostic(
+        "this bill is in \(billCurrency.code), and there is no rate from \(code) to \(billCurrency.code)", at: span,
+        hint: "set one first: set rate \(code) 1.08 \(billCurrency.code), or give the amount in \(billCurrency.code)")
+    }
+    guard case .exact(let exact) = converted.number else {
+      throw Diagnostic("the rate from \(code) to \(billCurrency.code) is not exact", at: span)
+    }
+    let note =
+      "\(Money.format(amount, decimals: currency.decimals)) \(code) is \(Money.format(exact, decimals: billCurrency.decimals)) \(billCurrency.code) at your rate"
+    return (exact, [note], [])
+  }
+
+  // MARK: Adjustments and payments
+
+  func adjustment(_ first: Word, _ rest: [Word]) throws(Diagnostic) -> BillAction {
+    var words = rest
+    var afterTax = false
+    var afterDiscount = false
+    var roundUp = false
+    while let last = words.last {
+      if words.count >= 2, words[words.count - 2].lower == "after", ["tax", "taxes"].contains(last.lower) {
+        afterTax = true
+        words.removeLast(2)
+      } else if words.count >= 2, words[words.count - 2].lower == "after",
+        ["discount", "discounts"].contains(last.lower)
+      {
+        afterDiscount = true
+        words.removeLast(2)
+      } else if words.count >= 2, words[words.count - 2].lower == "before", ["tax", "taxes"].contains(last.lower) {
+        words.removeLast(2)
+      } else if last.lower == "round", first.lower == "tip" {
+        roundUp = true
+        words.removeLast()
+      } else {
+        break
+      }
+    }
+    let kind: Bill.Adjustment.Kind =
+      switch first.lower {
+      case "tax": .tax
+      case "tip": .tip
+      case "service", "charge": .charge
+      default: .discount
+      }
+    if afterTax && (kind == .tax || kind == .charge) {
+      throw Diagnostic("after tax is for a tip or a discount", at: first.span)
+    }
+    if afterDiscount && kind != .tip { throw Diagnostic("after discount is for a tip", at: first.span) }
+    guard !words.isEmpty else {
+      throw Diagnostic(
+        "\(first.lower) needs a percentage or an amount", at: first.span,
+        hint:
+          "for example: \(first.lower) \(kind == .tax ? "8.875%" : kind == .tip ? "20%" : "10%"), or \(first.lower) 10.53"
+      )
+    }
+    var adjustment = Bill.Adjustment(
+      kind: kind, percent: nil, amount: nil, afterTax: afterTax, afterDiscount: afterDiscount, label: first.lower)
+    var notes: [String] = []
+    var currency: [BillEntry] = []
+    if words.last!.text.hasSuffix("%") {
+      var ws = words
+      let last = ws.removeLast()
+      let number = String(last.text.dropLast())
+      if !number.isEmpty { ws.append(Word(text: number, span: SourceSpan(last.span.start, last.span.end - 1))) }
+      guard !ws.isEmpty else { throw Diagnostic("a percentage needs its number", at: last.span) }
+      let value = try evaluate(ws)
+      guard let q = value.quantity, q.unit.isNone, case .exact(let p) = q.number else {
+        throw Diagnostic("a percentage is a plain number: 8.875%", at: ws[0].span.union(last.span))
+      }
+      guard !p.isNegative, p <= 1000 else {
+        throw Diagnostic("a percentage must be from 0 to 1000", at: ws[0].span.union(last.span))
+      }
+      if kind == .discount && p > 100 {
+        throw Diagnostic("a discount of more than 100% would pay the diners", at: ws[0].span.union(last.span))
+      }
+      adjustment.percent = p
+    } else {
+      let (amount, n, c) = try money(words, what: "the amount")
+      guard !amount.isNegative else {
+        throw Diagnostic("the amount must not be negative", at: words[0].span.union(words.last!.span))
+      }
+      adjustment.amount = amount
+      notes = n
+      currency = c
+    }
+    if kind == .discount, first.lower == "coupon" { adjustment.label = "coupon" }
+    return .change(currency + [.adjustment(adjustment)] + (roundUp ? [.roundUp(true)] : []), notes: notes)
+  }
+
+  /// `paid ada` (all of it), `paid ada 100 bob 52.97`.
+  func paid(_ first: Word, _ rest: [Word]) throws(Diagnostic) -> BillAction {
+    guard !rest.isEmpty else {
+      throw Diagnostic("paid needs who paid", at: first.span, hint: "for example: paid ada, or paid ada 100 bob 52.97")
+    }
+    var payments: [Bill.Payment] = []
+    var notes: [String] = []
+    var currency: [BillEntry] = []
+    var i = 0
+    while i < rest.count {
+      let word = rest[i]
+      guard let index = bill.person(named: word.text) else { throw unknownPerson(word.text, at: word.span) }
+      if payments.contains(where: { $0.person == index }) {
+        throw Diagnostic("\(bill.people[index]) is named twice", at: word.span)
+      }
+      i += 1
+      var amountWords: [Word] = []
+      while i < rest.count, bill.person(named: rest[i].text) == nil {
+        amountWords.append(rest[i])
+        i += 1
+      }
+      if amountWords.isEmpty {
+        payments.append(Bill.Payment(person: index, amount: nil))
+      } else {
+        let (amount, n, c) = try money(amountWords, what: "what \(bill.people[index]) paid")
+        guard !amount.isNegative else { throw Diagnostic("a payment must not be negative", at: amountWords[0].span) }
+        payments.append(Bill.Payment(person: index, amount: amount))
+        notes += n
+        currency += c
+      }
+    }
+    return .change(currency + [.paid(payments)], notes: notes)
+  }
+
+  func itemNumber(_ first: Word, _ rest: [Word], usage: String, alone: Bool = true) throws(Diagnostic) -> Int {
+    guard let word = rest.first else {
+      throw Diagnostic("\(first.lower) needs an item's number (show lists them)", at: first.span, hint: usage)
+    }
+    if alone, rest.count > 1 { throw Diagnostic("\(first.lower) takes one number", at: rest[1].span) }
+    guard let number = Int(word.text.hasPrefix("#") ? String(word.text.dropFirst()) : word.text),
+      bill.item(numbered: number) != nil
+    else {
+      let numbers = bill.items.map { String($0.number) }
+      throw Diagnostic(
+        "there is no item \(word.text)", at: word.span,
+        hint: numbers.isEmpty ? "the bill has no items yet" : "the items are \(numbers.joined(separator: ", "))")
+    }
+    return number
+  }
+}
+
+extension Rational {
+  /// A whole number written in digits (`12`), or nil.
+  init?(wholeNumber text: String) {
+    guard !text.isEmpty, text.utf8.count <= 6, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+      let n = Int(text)
+    else { return nil }
+    self.init(n)
+  }
+
+  /// A plain decimal (`2`, `1.5`, `0.25`) or fraction (`1/3`), or nil.
+  init?(decimal text: String) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count <= 2, text.utf8.count <= 20 else { return nil }
+    func decimal(_ s: Substring) -> Rational? {
+      let halves = s.split(separator: ".", omittingEmptySubsequences: false)
+      guard halves.count <= 2, !s.isEmpty, s.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E }),
+        let whole = BigInteger(decimal: halves[0].isEmpty ? "0" : halves[0])
+      else { return nil }
+      guard halves.count == 2, !halves[1].isEmpty else { return halves.count == 1 ? Rational(whole) : nil }
+      guard let fraction = BigInteger(decimal: halves[1]) else { return nil }
+      let scale = BigInteger.power(10, halves[1].count)
+      return Rational(numerator: whole * scale + fraction, denominator: scale)
+    }
+    guard let n = decimal(parts[0]) else { return nil }
+    guard parts.count == 2 else {
+      self = n
+      return
+    }
+    guard let d = decimal(parts[1]), !d.isZero else { return nil }
+    self = n / d
+  }
+}

@@ -1,0 +1,227 @@
+import ReckonCore
+
+/// A bill being written: each line typed changes it and is saved at once (`Bills.AddLine`),
+/// so `kill -9` loses nothing entered; `show`, `settle` and Enter alone look at it.
+struct BillMode: Mode {
+  /// When the bill started (the wall clock): its key in the store.
+  let startedAt: Int64
+  let day: Day
+  var name: String?
+  var bill = Bill()
+  /// The lines that built the bill, by number, with what each did: `undo` takes the last.
+  var lines: [(number: Int, entries: [BillEntry])] = []
+  var nextLine = 1
+
+  static let storeMode = "bill"
+
+  init(startedAt: Int64, day: Day, name: String? = nil) {
+    self.startedAt = startedAt
+    self.day = day
+    self.name = name
+  }
+
+  func prompt(at now: Int64) -> String { name.map { "bill \($0)> " } ?? "bill> " }
+
+  var title: String { name.map { "Bill \($0)" } ?? "Bill" }
+
+  /// The bill built again from its lines (after an undo; when reopened).
+  static func replay(_ lines: [(number: Int, entries: [BillEntry])]) -> (Bill, skipped: Int) {
+    var bill = Bill()
+    var skipped = 0
+    for line in lines {
+      var trial = bill
+      var fits = true
+      for entry in line.entries {
+        guard entry.fits(trial) else {
+          fits = false
+          break
+        }
+        entry.apply(to: &trial)
+      }
+      if fits { bill = trial } else { skipped += 1 }
+    }
+    return (bill, skipped)
+  }
+
+  mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    // "bill save dinner" inside a bill is "save dinner".
+    var typed = line
+    if typed.lowercased().hasPrefix("bill ") { typed = String(typed.dropFirst(5)) }
+    let action: BillAction
+    do throws(Diagnostic) {
+      action = try BillLine(typed, bill: bill, state: state).action()
+    } catch {
+      var error = error
+      let shift = line.unicodeScalars.count - typed.unicodeScalars.count
+      error.span = SourceSpan(error.span.start + shift, error.span.end + shift)
+      let first = String(typed.prefix { $0 != " " }).lowercased()
+      if !BillLine.keywords.contains(first), bill.person(named: first) == nil,
+        let here = Commands.typedInMode(
+          typed, here: "In a bill: an item (ada 18.50 pasta), tax, tip, show, settle, help.")
+      {
+        return .stay(Reply([.note(here)]))
+      }
+      return .stay(.error(error, line))
+    }
+    let report = { (bill: Bill) in BillReport(bill) }
+    switch action {
+    case .totals: return .stay(Reply(report(bill).totals))
+    case .show: return .stay(Reply(report(bill).show(title: title)))
+    case .settle: return .stay(Reply(report(bill).settle()))
+    case .help: return .stay(Reply([.note(BillMode.help)]))
+    case .quit:
+      let total = report(bill)
+      if !bill.items.isEmpty {
+        state.environment.answer = .quantity(
+          Quantity(.exact(Money.value(cents: BigInteger(total.split.totalCents), decimals: total.decimals)), .none))
+      }
+      let saved =
+        bill.items.isEmpty
+        ? "" : name.map { " It is saved as \($0): bill open \($0)." } ?? " It is saved: bills lists it."
+      return .leave(
+        Reply([.note("Back to the calculator." + saved + (bill.items.isEmpty ? "" : " ans is its total."))]))
+    case .undo:
+      guard let last = lines.popLast() else { return .stay(Reply([.note("Nothing to undo.")])) }
+      (bill, _) = BillMode.replay(lines)
+      state.save(
+        Bills.Undo(profile: state.profile, startedAt: startedAt, number: last.number, at: state.clock.nowMilliseconds())
+      )
+      return .stay(Reply([.note("Took back: \(BillMode.describe(last.entries, in: bill))")] + report(bill).totals))
+    case .save(let newName):
+      return .stay(save(as: newName, in: &state))
+    case .export(let format):
+      guard !bill.items.isEmpty else { return .stay(Reply([.note("The bill has no items to export yet.")])) }
+      return .stay(Reply([.result(BillExport.text(of: report(bill), title: title, as: format))]))
+    case .change(let entries, let notes):
+      var changed = bill
+      for entry in entries { entry.apply(to: &changed) }
+      let split = BillSplit(changed)
+      guard split.exactTotal.magnitude < Rational(1_000_000_000_000_000) else {
+        return .stay(
+          .error(
+            Diagnostic(
+              "the bill would come to more than money goes up to (10^15)", at: SourceSpan(0, line.unicodeScalars.count)),
+            line))
+      }
+      bill = changed
+      let number = nextLine
+      nextLine += 1
+      lines.append((number, entries))
+      state.save(
+        Bills.AddLine(
+          profile: state.profile, startedAt: startedAt, day: day, number: number, text: line,
+          entries: BillEntry.encoded(entries), at: state.clock.nowMilliseconds()))
+      var outputs: [Output] = notes.map { .note($0) }
+      outputs.append(.note(BillMode.describe(entries, in: bill)))
+      if case .receiptTotal? = entries.last, let check = report(bill).receiptCheck {
+        outputs.append(check)
+      } else {
+        outputs += report(bill).totals
+      }
+      return .stay(Reply(outputs))
+    }
+  }
+
+  /// `save dinner`: names the bill, unless another bill has the name.
+  mutating func save(as newName: String, in state: inout SessionState) -> Reply {
+    guard BillLine.isName(newName) || newName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }),
+      newName.count <= 40
+    else {
+      return Reply([.warning("a bill's name is one word of letters, digits, - and _ (at most 40): \(newName) is not")])
+    }
+    if name != newName, let others = try? state.load(Bills.All(profile: state.profile)),
+      others.contains(where: { $0.name == newName && $0.startedAt != startedAt })
+    {
+      return Reply([
+        .warning("another bill is called \(newName): choose another name, or open that one with bill open \(newName)")
+      ])
+    }
+    if lines.isEmpty {
+      // A bill is kept once it has a line: this one's first says who is in it.
+      let entries: [BillEntry] = [.start(bill.people)]
+      lines.append((nextLine, entries))
+      state.save(
+        Bills.AddLine(
+          profile: state.profile, startedAt: startedAt, day: day, number: nextLine, text: "bill",
+          entries: BillEntry.encoded(entries), at: state.clock.nowMilliseconds()))
+      nextLine += 1
+    }
+    name = newName
+    state.save(
+      Bills.Name(profile: state.profile, startedAt: startedAt, name: newName, at: state.clock.nowMilliseconds()))
+    return Reply([.note("Saved as \(newName): bill open \(newName) reopens it.")])
+  }
+
+  /// What a line did, in words: `item 3: pasta, 18.50, ada`.
+  static func describe(_ entries: [BillEntry], in bill: Bill) -> String {
+    let report = BillReport(bill)
+    var parts: [String] = []
+    for entry in entries {
+      switch entry {
+      case .start(let names): parts.append(names.isEmpty ? "a new bill" : "a bill for \(names.joined(separator: ", "))")
+      case .people(let names): parts.append("\(names.joined(separator: ", ")) joined the bill")
+      case .item:
+        if let item = bill.items.last {
+          parts.append(
+            "item \(item.number): \(item.label.isEmpty ? "" : item.label + ", ")\(report.money(item.amount)), \(report.who(item))"
+          )
+        }
+      case .edit(let number, _):
+        if let item = bill.items.first(where: { $0.number == number }) {
+          parts.append(
+            "item \(number) is now \(item.label.isEmpty ? "" : item.label + ", ")\(report.money(item.amount)), \(report.who(item))"
+          )
+        } else {
+          parts.append("item \(number) changed")
+        }
+      case .remove(let number): parts.append("item \(number) removed")
+      case .adjustment(let a):
+        parts.append("\(a.label) \(a.percent.map { BillReport.plain($0) + "%" } ?? report.money(a.amount!))")
+      case .receiptTotal(let total): parts.append("the receipt's total: \(report.money(total))")
+      case .paid(let payments):
+        parts.append(
+          "paid: "
+            + payments.map { bill.people[$0.person] + ($0.amount.map { " " + report.money($0) } ?? "") }.joined(
+              separator: ", "))
+      case .roundUp(let on): parts.append(on ? "each share rounded up to a whole unit" : "shares not rounded up")
+      case .currency(let c): parts.append("in \(c.code)")
+      }
+    }
+    return parts.joined(separator: "; ")
+  }
+
+  mutating func finish(in state: inout SessionState) -> Reply { Reply() }
+
+  func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
+    let words = [
+      "tax", "tip", "service", "discount", "coupon", "total", "paid", "remove", "edit", "undo", "show", "settle",
+      "round", "help", "quit", "add", "save", "export", "all",
+    ]
+    return (isFirstWord ? words : ["all", "after", "tax", "discount", "round", "text", "markdown", "csv"]) + bill.people
+  }
+
+  static let help = """
+    A bill: each line changes it and is saved at once.
+      ada 18.50 pasta       an item: who had it, the amount, what it was
+      bob cy 24 wine        shared by those named; all 14 starter: by everyone
+      ada:2 bob:1 30 pizza  shared by weight (ada two thirds)
+      2 x 4.50 beer bob     a count of the same item (amounts: any expression)
+      tax 8.875%            on the food after discounts; tax 10.53: an amount
+      tip 20%               on the subtotal before tax and discounts; also
+                            tip 20% after tax, after discount, round; tip 25
+      service 10%           a service charge, on the subtotal after discounts
+      discount 10%          off before tax (or after tax); coupon 5: an amount
+      total 152.97          the receipt's total, checked against the bill
+      paid ada              who paid (paid ada 100 bob 52.97); settle: who
+                            pays whom, with the fewest transfers
+      show                  the items and the split; Enter alone: the totals
+      remove 3, edit 3 …    change an item (show numbers them); undo: the
+                            last line back; add eve: someone joins
+      round                 every share up to a whole unit (the tip grows)
+      save dinner           name it (bill open dinner reopens it)
+      export csv            the split as text, markdown or csv
+      quit                  back to the calculator (ans is the total)
+    Each share is the exact amount rounded once to the cent, so the shares
+    add up to the total exactly.
+    """
+}

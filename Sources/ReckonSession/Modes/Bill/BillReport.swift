@@ -1,0 +1,192 @@
+import ReckonCore
+
+/// What a bill shows: its items, the split, who pays whom, and its exports.
+struct BillReport {
+  let bill: Bill
+  let split: BillSplit
+
+  init(_ bill: Bill) {
+    self.bill = bill
+    split = BillSplit(bill)
+  }
+
+  var decimals: Int { bill.currency?.decimals ?? 2 }
+
+  /// An amount in minor units, as the bill writes it (`12.34`; whole yen).
+  func money(_ cents: Int) -> String { Money.format(cents: BigInteger(cents), decimals: decimals) }
+
+  /// An exact amount, rounded for display only.
+  func money(_ value: Rational) -> String { Money.format(value, decimals: decimals) }
+
+  /// `USD`, or nothing for plain numbers.
+  var currencySuffix: String { bill.currency.map { " " + $0.code } ?? "" }
+
+  /// Who had an item: `everyone`, `bob, cy`, `ada×2, bob`.
+  func who(_ item: Bill.Item) -> String {
+    guard !item.shares.isEmpty else { return "everyone" }
+    let weighted = item.shares.contains { $0.weight != .one }
+    return item.shares.map { share in
+      bill.people[share.person] + (weighted ? "×" + BillReport.plain(share.weight) : "")
+    }.joined(separator: ", ")
+  }
+
+  static func plain(_ r: Rational) -> String {
+    r.isInteger ? r.numerator.string() : NumberFormatter(digits: 6).format(.quantity(Quantity(.exact(r), .none)))
+  }
+
+  /// What the receipt adds and takes off, in words: `tax 8.875%, tip 20% (on the subtotal)`.
+  var adjustments: String? {
+    guard !bill.adjustments.isEmpty || bill.roundUp else { return nil }
+    var parts = bill.adjustments.map { a -> String in
+      let size = a.percent.map { BillReport.plain($0) + "%" } ?? money(a.amount!)
+      let on: String =
+        switch a.kind {
+        case .tip:
+          a.percent == nil
+            ? "" : a.afterTax ? " on the taxed total" : a.afterDiscount ? " after discounts" : " on the subtotal"
+        case .discount: a.afterTax ? " after tax" : ""
+        default: ""
+        }
+      return "\(a.label) \(size)\(on)"
+    }
+    if bill.roundUp { parts.append("each share rounded up to a whole unit") }
+    return parts.joined(separator: ", ")
+  }
+
+  // MARK: show
+
+  func show(title: String) -> [Output] {
+    guard !bill.people.isEmpty else {
+      return [.note("The bill is empty. Add an item: ada 18.50 pasta (help lists the rest).")]
+    }
+    var outputs: [Output] = [
+      .heading("\(title) · \(Wording.count(bill.people.count, "person", "people"))\(currencySuffix)")
+    ]
+    if bill.items.isEmpty {
+      outputs.append(.note("No items yet: ada 18.50 pasta, bob cy 24 wine, all 14 starter."))
+      return outputs
+    }
+    outputs.append(
+      .table(
+        [["#", "item", "who", "amount"]]
+          + bill.items.map { item in
+            ["\(item.number)", item.label.isEmpty ? "–" : item.label, who(item), money(item.amount)]
+          }))
+    if let adjustments { outputs.append(.note(adjustments.prefix(1).uppercased() + adjustments.dropFirst())) }
+    outputs.append(.table(splitRows(bold: false)))
+    outputs.append(.note(roundingNote))
+    if let check = receiptCheck { outputs.append(check) }
+    return outputs
+  }
+
+  /// The split as rows: a header, a row a person, the totals.
+  func splitRows(bold: Bool) -> [[String]] {
+    var columns: [(String, (BillSplit.Part) -> Rational)] = [("items", { $0.items })]
+    if split.parts.contains(where: { !$0.discounts.isZero }) { columns.append(("discounts", { -$0.discounts })) }
+    if split.parts.contains(where: { !$0.charges.isZero }) { columns.append(("charges", { $0.charges })) }
+    if split.parts.contains(where: { !$0.tax.isZero }) { columns.append(("tax", { $0.tax })) }
+    if split.parts.contains(where: { !$0.tip.isZero }) { columns.append(("tip", { $0.tip })) }
+    let rounded = columns.map { split.column($0.1) }
+    var rows: [[String]] = [["who"] + columns.map(\.0) + ["total"]]
+    for (p, name) in bill.people.enumerated() {
+      rows.append([name] + rounded.map { money($0[p]) } + [money(split.cents[p])])
+    }
+    rows.append(["total"] + rounded.map { money($0.reduce(0, +)) } + [money(split.totalCents)])
+    return rows
+  }
+
+  var roundingNote: String {
+    let columns = split.parts.contains {
+      !$0.tax.isZero || !$0.tip.isZero || !$0.discounts.isZero || !$0.charges.isZero
+    }
+    return
+      "Each total is the exact share rounded once to the \(decimals == 0 ? "unit" : "cent"), so that they add up to "
+      + "\(money(split.totalCents))\(currencySuffix) exactly"
+      + (columns
+        ? "; each column is rounded the same way on its own, so a row may differ from its columns' sum by a cent."
+        : ".")
+  }
+
+  /// The receipt's total against the bill's, and where a difference may come from.
+  var receiptCheck: Output? {
+    guard let receipt = bill.receiptTotal else { return nil }
+    let receiptCents = (receipt * Rational(BigInteger.power(10, decimals))).rounded(places: 0).intValue ?? 0
+    let difference = receiptCents - split.totalCents
+    if difference == 0 { return .note("The receipt's total, \(money(receiptCents)), matches.") }
+    let more = difference > 0 ? "more" : "less"
+    var reasons: [String] = []
+    let absolute = abs(difference)
+    let scale = Rational(BigInteger.power(10, decimals))
+    let taxCents = split.column { $0.tax }.reduce(0, +)
+    if let tip = bill.adjustments.first(where: { $0.kind == .tip && !$0.afterTax }), let p = tip.percent,
+      ((Rational(taxCents) * p / 100).rounded(places: 0).intValue ?? -1) == difference
+    {
+      reasons.append("the receipt's tip is on the taxed total (tip \(BillReport.plain(p))% after tax)")
+    }
+    for item in bill.items where ((item.amount * scale).rounded(places: 0).intValue ?? 0) == absolute {
+      reasons.append(
+        "item \(item.number) (\(item.label.isEmpty ? money(item.amount) : item.label)) is "
+          + (difference > 0 ? "missing here" : "here twice, or not on the receipt"))
+    }
+    if absolute <= max(bill.items.count, 2) {
+      reasons.append("the receipt rounds each item's tax (or tip) on its own")
+    }
+    if reasons.isEmpty { reasons.append("an item, a charge or a discount may be missing or mistyped") }
+    return .warning(
+      "the receipt says \(money(receiptCents)), \(money(absolute)) \(more) than this bill's \(money(split.totalCents)): "
+        + reasons.joined(separator: "; or "))
+  }
+
+  // MARK: Enter alone
+
+  var totals: [Output] {
+    guard !bill.items.isEmpty else {
+      return [.note("No items yet. Add one: ada 18.50 pasta. help lists the rest.")]
+    }
+    let shares = bill.people.enumerated().map { "\($0.element) \(money(split.cents[$0.offset]))" }
+    return [
+      .note(
+        "\(Wording.count(bill.items.count, "item")), total \(money(split.totalCents))\(currencySuffix): "
+          + shares.joined(separator: ", "))
+    ]
+  }
+
+  // MARK: settle
+
+  func settle() -> [Output] {
+    guard !bill.payments.isEmpty else {
+      return [.note("Who paid? paid ada (all of it), or paid ada 100 bob 52.97. Then settle.")]
+    }
+    let paid = split.paidCents(bill)
+    let paidTotal = paid.reduce(0, +)
+    guard paidTotal == split.totalCents else {
+      let gap = split.totalCents - paidTotal
+      return [
+        .warning(
+          "the payments add up to \(money(paidTotal)), the bill to \(money(split.totalCents)): "
+            + "\(money(abs(gap))) \(gap > 0 ? "is not paid by anyone" : "too much was paid"); say who paid what with paid"
+        )
+      ]
+    }
+    let balances = bill.people.indices.map { paid[$0] - split.cents[$0] }
+    let transfers = Settlement.transfers(balances: balances)
+    var outputs: [Output] = []
+    let payers = bill.people.indices.filter { paid[$0] > 0 }.map { "\(bill.people[$0]) paid \(money(paid[$0]))" }
+    outputs.append(.note(payers.joined(separator: ", ") + "."))
+    if transfers.isEmpty {
+      outputs.append(.note("Everyone has paid their share: nothing to settle."))
+      return outputs
+    }
+    for transfer in transfers {
+      outputs.append(
+        .result(
+          "\(bill.people[transfer.from]) pays \(bill.people[transfer.to]) \(money(transfer.cents))\(currencySuffix)"))
+    }
+    let involved = balances.filter { $0 != 0 }.count
+    let fewest =
+      involved <= Settlement.exactLimit
+      ? "the fewest that can square \(involved) balances" : "at most one fewer than the \(involved) balances"
+    outputs.append(.note("\(Wording.count(transfers.count, "transfer")): \(fewest)."))
+    return outputs
+  }
+}
