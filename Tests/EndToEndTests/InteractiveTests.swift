@@ -361,7 +361,7 @@ import Testing
       .map { $0.trimmingCharacters(in: .whitespaces) }
   }
 
-  private static func makeTemporaryFolder() throws -> String {
+  static func makeTemporaryFolder() throws -> String {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("reckon-e2e-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -37,10 +37,11 @@ struct BillCommand: Command {
       start = .open(words[1].text)
       return
     }
-    if let first = words.first, ["save", "list"].contains(first.lowercased) {
+    if let first = words.first, ["save", "list", "export", "show", "settle"].contains(first.lowercased) {
       throw Diagnostic(
-        first.lowercased == "save" ? "save names the bill you are in: type it inside a bill" : "bills lists the bills",
-        at: first.span, hint: first.lowercased == "save" ? "bill, then items, then save dinner" : "bills")
+        first.lowercased == "list"
+          ? "bills lists the bills" : "\(first.lowercased) works inside a bill: start one, or reopen one first",
+        at: first.span, hint: first.lowercased == "list" ? "bills" : "bill open dinner, then \(first.lowercased)")
     }
     var names: [String] = []
     for word in words {
@@ -148,7 +149,7 @@ struct BillsCommand: Command {
       return .stay(Reply([.warning("the bills could not be read: \(error.message)")]))
     }
     guard !saved.isEmpty else { return .stay(Reply([.note("No bills yet. Start one: bill ada bob cy")])) }
-    var rows: [[String]] = [["#", "name", "started", "people", "items", "total"]]
+    var rows: [[String]] = [["no.", "name", "started", "people", "items", "total"]]
     for (i, summary) in saved.prefix(50).enumerated() {
       let lines = (try? state.load(Bills.Lines(profile: state.profile, startedAt: summary.startedAt))) ?? []
       let (bill, _) = BillMode.replay(

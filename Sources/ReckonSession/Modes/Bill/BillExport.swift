@@ -8,7 +8,7 @@ enum BillExport {
 
   static func text(of report: BillReport, title: String, as format: Format) -> String {
     let items =
-      [["#", "item", "who", "amount"]]
+      [["no.", "item", "who", "amount"]]
       + report.bill.items.map { item in
         ["\(item.number)", item.label, report.who(item), report.money(item.amount)]
       }
@@ -36,7 +36,7 @@ enum BillExport {
     return rows.map { row in
       row.enumerated().map { c, cell in
         let pad = String(repeating: " ", count: widths[c] - cell.count)
-        return c == 0 || (c < 3 && rows[0].first == "#") ? cell + pad : pad + cell
+        return c == 0 || (c < 3 && rows[0].first == "no.") ? cell + pad : pad + cell
       }.joined(separator: "  ").trimmingTrailingSpaces()
     }
   }

@@ -34,7 +34,9 @@ struct BillLine {
   /// The words that start a command in a bill; a person may not be called one of them.
   static let keywords: Set<String> = [
     "tax", "tip", "service", "charge", "discount", "coupon", "total", "paid", "remove", "edit", "undo", "show",
-    "settle", "round", "help", "quit", "done", "add", "save", "export", "all",
+    "settle", "round", "help", "quit", "done", "add", "save", "export", "all", "everyone",
+    // Words of a line that reads like a sentence ("dee pays 5"), never a person's name.
+    "pays", "pay", "owes", "owe", "x", "and", "for",
   ]
 
   init(_ line: String, bill: Bill, state: SessionState) {
@@ -213,7 +215,7 @@ struct BillLine {
     }
     if let index = bill.person(named: name) { return (bill.people[index], weight) }
     if let new = newPeople.first(where: { $0.lowercased() == name.lowercased() }) { return (new, weight) }
-    guard allowNew, BillLine.isName(name), !isValue(name) else {
+    guard allowNew, BillLine.isName(name), !BillLine.keywords.contains(name.lowercased()), !isValue(name) else {
       if word.text.firstIndex(of: ":") != nil { throw unknownPerson(name, at: word.span) }
       return nil
     }
@@ -279,6 +281,7 @@ struct BillLine {
   /// entry when it sets the bill's, and how many words it took.
   func leadingMoney(_ words: [Word]) throws(Diagnostic) -> (Rational, [String], [BillEntry], Int) {
     var firstError: Diagnostic?
+    let lineEnd = words[0].span.end
     for count in 1...min(words.count, 12) {
       let taken = Array(words.prefix(count))
       do throws(Diagnostic) {
@@ -294,7 +297,14 @@ struct BillLine {
         let (amount, notes, currency) = try money(value, at: taken[0].span.union(words[used - 1].span))
         return (amount, notes, currency, used)
       } catch {
-        if firstError == nil { firstError = error }
+        if firstError == nil {
+          // "12+ dessert": the first word alone ends too soon; say so of the word, not of
+          // the line, which goes on.
+          firstError =
+            error.span.start >= lineEnd && words.count > 1
+            ? Diagnostic("the amount \(Diagnostic.quoted(words[0].text)) is not complete", at: words[0].span)
+            : error
+        }
       }
     }
     throw firstError!

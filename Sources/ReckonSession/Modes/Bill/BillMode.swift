@@ -47,6 +47,13 @@ struct BillMode: Mode {
     // "bill save dinner" inside a bill is "save dinner".
     var typed = line
     if typed.lowercased().hasPrefix("bill ") { typed = String(typed.dropFirst(5)) }
+    // A comment (a bill kept in a file): "# the starter was shared" or "… # note".
+    if let hash = typed.firstIndex(of: "#"), hash == typed.startIndex || typed[typed.index(before: hash)] == " " {
+      typed = String(typed[..<hash])
+      if typed.allSatisfy({ $0 == " " || $0 == "\t" }) && line.contains(where: { $0 != " " && $0 != "\t" }) {
+        return .stay(Reply())
+      }
+    }
     let action: BillAction
     do throws(Diagnostic) {
       action = try BillLine(typed, bill: bill, state: state).action()
@@ -159,7 +166,9 @@ struct BillMode: Mode {
     for entry in entries {
       switch entry {
       case .start(let names): parts.append(names.isEmpty ? "a new bill" : "a bill for \(names.joined(separator: ", "))")
-      case .people(let names): parts.append("\(names.joined(separator: ", ")) joined the bill")
+      case .people(let names):
+        parts.append(
+          "\(names.joined(separator: ", ")) joined the bill" + (bill.namedAtStart ? "" : " (undo if not a name)"))
       case .item:
         if let item = bill.items.last {
           parts.append(
@@ -175,16 +184,20 @@ struct BillMode: Mode {
           parts.append("item \(number) changed")
         }
       case .remove(let number): parts.append("item \(number) removed")
-      case .adjustment(let a):
-        parts.append("\(a.label) \(a.percent.map { BillReport.plain($0) + "%" } ?? report.money(a.amount!))")
+      case .adjustment(let a): parts.append(report.describe(a))
       case .receiptTotal(let total): parts.append("the receipt's total: \(report.money(total))")
       case .paid(let payments):
         parts.append(
           "paid: "
             + payments.map { bill.people[$0.person] + ($0.amount.map { " " + report.money($0) } ?? "") }.joined(
               separator: ", "))
-      case .roundUp(let on): parts.append(on ? "each share rounded up to a whole unit" : "shares not rounded up")
-      case .currency(let c): parts.append("in \(c.code)")
+      case .roundUp(let on):
+        parts.append(
+          on ? BillReport(bill).roundedTip ?? "each share rounded up to a whole unit" : "shares not rounded up")
+      case .currency(let c):
+        parts.append(
+          bill.items.count > 1
+            ? "the bill is in \(c.code) from now on (amounts without a currency too)" : "the bill is in \(c.code)")
       }
     }
     return parts.joined(separator: "; ")

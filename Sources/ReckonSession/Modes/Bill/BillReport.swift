@@ -37,20 +37,23 @@ struct BillReport {
   /// What the receipt adds and takes off, in words: `tax 8.875%, tip 20% (on the subtotal)`.
   var adjustments: String? {
     guard !bill.adjustments.isEmpty || bill.roundUp else { return nil }
-    var parts = bill.adjustments.map { a -> String in
-      let size = a.percent.map { BillReport.plain($0) + "%" } ?? money(a.amount!)
-      let on: String =
-        switch a.kind {
-        case .tip:
-          a.percent == nil
-            ? "" : a.afterTax ? " on the taxed total" : a.afterDiscount ? " after discounts" : " on the subtotal"
-        case .discount: a.afterTax ? " after tax" : ""
-        default: ""
-        }
-      return "\(a.label) \(size)\(on)"
-    }
+    var parts = bill.adjustments.map(describe)
     if bill.roundUp { parts.append("each share rounded up to a whole unit") }
     return parts.joined(separator: ", ")
+  }
+
+  /// One adjustment in words: `tip 20% on the subtotal`, `coupon 5.00 after tax`.
+  func describe(_ a: Bill.Adjustment) -> String {
+    let size = a.percent.map { BillReport.plain($0) + "%" } ?? money(a.amount!)
+    let on: String =
+      switch a.kind {
+      case .tip:
+        a.percent == nil
+          ? "" : a.afterTax ? " on the taxed total" : a.afterDiscount ? " after discounts" : " on the subtotal"
+      case .discount: a.afterTax ? " after tax" : ""
+      default: ""
+      }
+    return "\(a.label) \(size)\(on)"
   }
 
   // MARK: show
@@ -68,13 +71,14 @@ struct BillReport {
     }
     outputs.append(
       .table(
-        [["#", "item", "who", "amount"]]
+        [["no.", "item", "who", "amount"]]
           + bill.items.map { item in
             ["\(item.number)", item.label.isEmpty ? "–" : item.label, who(item), money(item.amount)]
           }))
     if let adjustments { outputs.append(.note(adjustments.prefix(1).uppercased() + adjustments.dropFirst())) }
     outputs.append(.table(splitRows(bold: false)))
     outputs.append(.note(roundingNote))
+    if let tip = roundedTip { outputs.append(.note(tip)) }
     if let check = receiptCheck { outputs.append(check) }
     return outputs
   }
@@ -93,6 +97,18 @@ struct BillReport {
     }
     rows.append(["total"] + rounded.map { money($0.reduce(0, +)) } + [money(split.totalCents)])
     return rows
+  }
+
+  /// With every share rounded up: the tip that makes, and what part of the subtotal it is.
+  var roundedTip: String? {
+    guard bill.roundUp else { return nil }
+    let tip = split.column { $0.tip }.reduce(0, +)
+    let subtotal = split.parts.reduce(Rational.zero) { $0 + $1.items }
+    guard !subtotal.isZero else { return nil }
+    let scale = Rational(BigInteger.power(10, decimals))
+    let percent = (Rational(tip) / scale / subtotal * 100).rounded(places: 1)
+    return "Every share rounded up to a whole unit: the tip comes to \(money(tip))\(currencySuffix), "
+      + "\(BillReport.plain(percent))% of the subtotal."
   }
 
   var roundingNote: String {
