@@ -294,6 +294,25 @@ import Testing
     #expect(converted.first == "5.00 EUR is 800 JPY at your rate", "\(converted)")
   }
 
+  /// What would make every later line slow is refused with its bound: more than 100 people,
+  /// more than 1,000 items, a percentage with thousands of decimals; an amount with them is
+  /// rounded to 8 decimals. A name that is also a unit (pa, a pascal) is a name.
+  @Test func boundsAndNamesThatAreUnits() throws {
+    var session = testSession(store: SQLiteStore.inMemory())
+    _ = session.handle("bill")
+    let crowd = (0..<101).map { "n" + String(UnicodeScalar(97 + $0 / 26)!) + String(UnicodeScalar(97 + $0 % 26)!) }
+    #expect(
+      Self.text(session.handle(crowd.joined(separator: " ") + " 10 x")).first == "error: a bill has at most 100 people")
+    _ = session.handle("pa 10 soup")
+    #expect(try #require(session.mode as? BillMode).bill.people == ["pa"])
+    #expect(Self.text(session.handle("tax 1e-999%")).first == "error: a percentage has at most a few decimals: 8.875%")
+    _ = session.handle("pa 1e-9999 crumb")
+    #expect(try #require(session.mode as? BillMode).bill.items.last?.amount == 0)
+    for i in 0..<998 { _ = session.handle("pa 1 dish\(i)") }
+    #expect(try #require(session.mode as? BillMode).bill.items.count == 1000)
+    #expect(Self.text(session.handle("pa 1 one-too-many")).first == "error: a bill has at most 1,000 items")
+  }
+
   @Test func exportsArePlainTextMarkdownAndCSV() throws {
     var session = testSession(store: SQLiteStore.inMemory())
     _ = Self.lines(&session, Self.restaurant + ["bob 2 \"cola, large\""])

@@ -31,6 +31,11 @@ struct BillLine {
     var lower: String { text.lowercased() }
   }
 
+  /// A bill's bounds: past them a line is refused (a piped file of a million items would
+  /// otherwise take minutes to split after every line).
+  static let maxPeople = 100
+  static let maxItems = 1000
+
   /// The words that start a command in a bill; a person may not be called one of them.
   static let keywords: Set<String> = [
     "tax", "tip", "service", "charge", "discount", "coupon", "total", "paid", "remove", "edit", "undo", "show",
@@ -96,7 +101,7 @@ struct BillLine {
       guard !rest.isEmpty else { throw Diagnostic("add needs names", at: first.span, hint: "for example: add eve") }
       var names: [String] = []
       for word in rest {
-        try checkNewName(word)
+        try checkNewName(word, adding: names.count)
         guard bill.person(named: word.text) == nil, !names.contains(word.text) else {
           throw Diagnostic("\(word.text) is in the bill already", at: word.span)
         }
@@ -192,6 +197,11 @@ struct BillLine {
         "there is no one in the bill yet for all to share it", at: self.words.first!.span,
         hint: "name the people first: add ada bob")
     }
+    guard bill.nextNumber <= BillLine.maxItems || self.words.first?.lower == "edit" else {
+      throw Diagnostic(
+        "a bill has at most \(BillLine.maxItems.grouped) items", at: self.words.first!.span,
+        hint: "start another bill for the rest")
+    }
     let draft = BillEntry.ItemDraft(amount: amount * count, shares: merged, label: label)
     return ((newPeople.isEmpty ? [] : [.people(newPeople)]) + currency + [.item(draft)], notes)
   }
@@ -220,7 +230,7 @@ struct BillLine {
       return nil
     }
     if bill.namedAtStart { throw unknownPerson(name, at: word.span) }
-    try checkNewName(Word(text: name, span: word.span))
+    try checkNewName(Word(text: name, span: word.span), adding: newPeople.count)
     newPeople.append(name)
     return (name, weight)
   }
@@ -233,21 +243,25 @@ struct BillLine {
     return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" || $0 == "'" || $0 == "_" }
   }
 
-  /// Whether a word is an amount rather than a name: a variable, `ans`, a constant, a unit.
+  /// Whether a word is an amount rather than a name: a variable, `ans`, a constant or a
+  /// currency (`pi`, `usd`): something that can be money. A unit of anything else (`pa`, a
+  /// pascal; `qg`) is a name.
   func isValue(_ name: String) -> Bool {
     if name == "ans" || state.environment.variables[name] != nil { return true }
-    guard case .expression(let expr, _)? = try? Parser.parseLine(name) else { return false }
-    return (try? state.evaluator.evaluate(expr, in: state.environment)) != nil
+    guard case .expression(let expr, _)? = try? Parser.parseLine(name),
+      let value = try? state.evaluator.evaluate(expr, in: state.environment)
+    else { return false }
+    return (try? MoneyInput.amount(value, at: SourceSpan(0, 0), in: state)) != nil
   }
 
-  func checkNewName(_ word: Word) throws(Diagnostic) {
+  func checkNewName(_ word: Word, adding: Int = 0) throws(Diagnostic) {
     guard BillLine.isName(word.text) else {
       throw Diagnostic("a person's name is one word of letters: \(Diagnostic.quoted(word.text)) is not", at: word.span)
     }
     guard !BillLine.keywords.contains(word.lower) else {
       throw Diagnostic("\(word.text) is a word of the bill's own: call them something else", at: word.span)
     }
-    guard bill.people.count < 100 else {
+    guard bill.people.count + adding < BillLine.maxPeople else {
       throw Diagnostic("a bill has at most 100 people", at: word.span)
     }
   }
@@ -336,7 +350,10 @@ struct BillLine {
   /// A value as money in the bill's currency: a plain number is in it; the first amount with
   /// a currency sets it; one in another currency is converted at the profile's rate.
   func money(_ value: Value, at span: SourceSpan) throws(Diagnostic) -> (Rational, [String], [BillEntry]) {
-    let (amount, currency) = try MoneyInput.amount(value, at: span, in: state)
+    var (amount, currency) = try MoneyInput.amount(value, at: span, in: state)
+    // Money has a few decimals: an amount like 1e-99999 (exact, and as long as its digits)
+    // is rounded to 8 decimals, so that a bill's arithmetic stays small.
+    if amount.denominator.bitWidth > 64 { amount = amount.rounded(places: 8) }
     guard let code = currency.code else { return (amount, [], []) }
     guard let billCurrency = bill.currency else {
       return (amount, [], [.currency(BillCurrency(code: code, decimals: currency.decimals))])
@@ -417,6 +434,9 @@ struct BillLine {
       }
       guard !p.isNegative, p <= 1000 else {
         throw Diagnostic("a percentage must be from 0 to 1000", at: ws[0].span.union(last.span))
+      }
+      guard p.denominator.bitWidth <= 64 else {
+        throw Diagnostic("a percentage has at most a few decimals: 8.875%", at: ws[0].span.union(last.span))
       }
       if kind == .discount && p > 100 {
         throw Diagnostic("a discount of more than 100% would pay the diners", at: ws[0].span.union(last.span))

@@ -13,6 +13,8 @@ struct BillMode: Mode {
   var nextLine = 1
 
   static let storeMode = "bill"
+  /// The most lines a bill keeps (each one is replayed when it is reopened or undone).
+  static let maxLines = 10_000
 
   init(startedAt: Int64, day: Day, name: String? = nil) {
     self.startedAt = startedAt
@@ -100,6 +102,13 @@ struct BillMode: Mode {
       guard !bill.items.isEmpty else { return .stay(Reply([.note("The bill has no items to export yet.")])) }
       return .stay(Reply([.result(BillExport.text(of: report(bill), title: title, as: format))]))
     case .change(let entries, let notes):
+      guard lines.count < BillMode.maxLines else {
+        return .stay(
+          .error(
+            Diagnostic(
+              "a bill keeps at most \(BillMode.maxLines.grouped) lines: start another for the rest",
+              at: SourceSpan(0, line.unicodeScalars.count)), line))
+      }
       var changed = bill
       for entry in entries { entry.apply(to: &changed) }
       let split = BillSplit(changed)
