@@ -149,6 +149,26 @@ import Testing
     }
   }
 
+  /// Ten to twelve balances, built of groups that cancel (what a largest-first pairing
+  /// misses): the exact search finds as few transfers as every set partition does.
+  @Test(arguments: [10, 11, 12])
+  func theFewestForUpToTwelveBalances(_ people: Int) {
+    var random = SeededRandom(seed: UInt64(people))
+    for _ in 0..<2 {
+      var balances: [Int] = []
+      while balances.count < people {
+        // A group of 2 to 4 that adds up to zero.
+        let size = min(Int.random(in: 2...4, using: &random), people - balances.count)
+        var group = (1..<max(size, 1)).map { _ in Int.random(in: -900...900, using: &random) * 7 + 1 }
+        group.append(-group.reduce(0, +))
+        balances += group.count == 1 ? [0] : group
+      }
+      balances.shuffle(using: &random)
+      let transfers = Settlement.transfers(balances: balances)
+      #expect(transfers.count == Self.bruteForceFewest(balances), "\(balances)")
+    }
+  }
+
   @Test func twoPairsAreTwoTransfersNotThree() {
     // Greedy largest-first would take three: 10 → 8, 2 → 8… the groups {+10,−10} {+5,−5} take two.
     let transfers = Settlement.transfers(balances: [1000, -500, 500, -1000])
