@@ -66,7 +66,10 @@ struct BillCommand: Command {
     state.prepareStore()
     switch start {
     case .new(let names):
-      let now = state.clock.nowMilliseconds()
+      // A bill's key is the moment it started: one started in the same millisecond as the
+      // last (a file of bills) starts a millisecond later.
+      let latest = ((try? state.load(Bills.All(profile: state.profile))) ?? []).map(\.startedAt).max() ?? .min
+      let now = max(state.clock.nowMilliseconds(), latest == .min ? .min : latest + 1)
       var mode = BillMode(startedAt: now, day: state.clock.day(atMilliseconds: now))
       let entries: [BillEntry] = [.start(names)]
       for entry in entries { entry.apply(to: &mode.bill) }
@@ -136,15 +139,18 @@ struct BillsCommand: Command {
 
   init(parsing arguments: Arguments, in state: SessionState) throws(Diagnostic) {}
 
-  /// The profile's bills (none when they cannot be read).
+  /// The profile's bills worth listing (none when they cannot be read): a bill started and
+  /// left without a line more, and no name, is not.
   static func saved(in state: SessionState) -> [Bills.Summary] {
-    (try? state.load(Bills.All(profile: state.profile))) ?? []
+    ((try? state.load(Bills.All(profile: state.profile))) ?? []).filter(BillsCommand.isListed)
   }
+
+  static func isListed(_ summary: Bills.Summary) -> Bool { summary.name != nil || summary.lines > 1 }
 
   func run(in state: inout SessionState) throws(Diagnostic) -> ModeStep {
     let saved: [Bills.Summary]
     do {
-      saved = try state.load(Bills.All(profile: state.profile))
+      saved = try state.load(Bills.All(profile: state.profile)).filter(BillsCommand.isListed)
     } catch {
       return .stay(Reply([.warning("the bills could not be read: \(error.message)")]))
     }

@@ -13,7 +13,7 @@ enum BillEntry: Sendable, Hashable {
   case item(ItemDraft)
   case adjustment(Bill.Adjustment)
   case receiptTotal(Rational)
-  /// Who paid (replacing what was said before).
+  /// Who paid: each person named replaces what was said of them before; the others stay.
   case paid([Bill.Payment])
   case remove(Int)
   case edit(Int, ItemDraft)
@@ -60,7 +60,11 @@ enum BillEntry: Sendable, Hashable {
       if adjustment.kind == .tip { bill.adjustments.removeAll { $0.kind == .tip } }
       bill.adjustments.append(adjustment)
     case .receiptTotal(let total): bill.receiptTotal = total
-    case .paid(let payments): bill.payments = payments
+    case .paid(let payments):
+      for payment in payments {
+        bill.payments.removeAll { $0.person == payment.person }
+        bill.payments.append(payment)
+      }
     case .remove(let number): bill.items.removeAll { $0.number == number }
     case .edit(let number, let draft):
       if let index = bill.item(numbered: number) {

@@ -143,18 +143,21 @@ struct BillLine {
     var newPeople: [String] = []
     var shares: [(name: String, weight: Rational, span: SourceSpan)] = []
     var everyone = false
-    // Who, at the start.
-    while let word = words.first, let who = try person(word, allowNew: true, newPeople: &newPeople) {
+    // Who, at the start. (A word the bill does not know after the first is the amount or the
+    // label, not a mistyped name: "ada pasta" lacks its amount.)
+    while let word = words.first,
+      let who = try person(word, allowNew: true, newPeople: &newPeople, first: word.span == self.words.first?.span)
+    {
       if who.name == nil { everyone = true } else { shares.append((who.name!, who.weight, word.span)) }
       words.removeFirst()
     }
     // "2 x 4.50": a count of the same item.
     var count = Rational.one
-    if words.count >= 3, let n = Rational(wholeNumber: words.first!.text),
-      ["x", "×", "*"].contains(words.dropFirst().first!.lower)
-    {
-      guard n > 0, n <= 10_000 else {
-        throw Diagnostic("the count must be from 1 to 10,000", at: words.first!.span)
+    if words.count >= 3, ["x", "×"].contains(words.dropFirst().first!.lower) {
+      guard let n = Rational(wholeNumber: words.first!.text), n > 0, n <= 10_000 else {
+        throw Diagnostic(
+          "the count must be a whole number from 1 to 10,000", at: words.first!.span, hint: "for example: 2 x 4.50 beer"
+        )
       }
       count = n
       words.removeFirst(2)
@@ -163,7 +166,23 @@ struct BillLine {
       let at = self.words.last?.span ?? SourceSpan(0, 0)
       throw Diagnostic("the item needs an amount", at: at, hint: "for example: ada 18.50 pasta")
     }
-    let (amount, notes, currency, used) = try leadingMoney(Array(words))
+    let (amount, notes, currency, used): (Rational, [String], [BillEntry], Int)
+    do throws(Diagnostic) {
+      (amount, notes, currency, used) = try leadingMoney(Array(words))
+    } catch {
+      // No digit anywhere: the amount was left out ("ada pasta").
+      if !words.contains(where: { $0.text.contains(where: \.isNumber) }) {
+        throw Diagnostic(
+          "the item needs an amount", at: words.first!.span.union(words.last!.span),
+          hint: "who, then the amount, then what: ada 18.50 pasta")
+      }
+      throw error
+    }
+    guard !amount.isNegative else {
+      throw Diagnostic(
+        "an item's amount must not be negative", at: words.first!.span.union(words[words.startIndex + used - 1].span),
+        hint: "money off is a discount or a coupon: coupon 5")
+    }
     words.removeFirst(used)
     // Who, at the end (names the bill knows, or with weights): "4.50 beer bob".
     while let word = words.last, let who = try person(word, allowNew: false, newPeople: &newPeople) {
@@ -208,7 +227,7 @@ struct BillLine {
 
   /// A word that says who had an item: `all` (name nil), a name (with `:weight`), or nil
   /// when the word is something else (the amount, the label).
-  func person(_ word: Word, allowNew: Bool, newPeople: inout [String]) throws(Diagnostic)
+  func person(_ word: Word, allowNew: Bool, newPeople: inout [String], first: Bool = false) throws(Diagnostic)
     -> (name: String?, weight: Rational)?
   {
     if word.lower == "all" || word.lower == "everyone" { return (nil, .one) }
@@ -219,7 +238,8 @@ struct BillLine {
       let text = String(word.text[word.text.index(after: colon)...])
       guard let w = Rational(decimal: text), w > 0, w <= 1000 else {
         throw Diagnostic(
-          "a share's weight is a number above 0 (up to 1000): \(name):2 has two shares", at: word.span)
+          "a share's weight is a number above 0, up to 1000", at: word.span,
+          hint: "ada:2 bob:1 30 pizza: ada has two shares of it, bob one")
       }
       weight = w
     }
@@ -229,7 +249,10 @@ struct BillLine {
       if word.text.firstIndex(of: ":") != nil { throw unknownPerson(name, at: word.span) }
       return nil
     }
-    if bill.namedAtStart { throw unknownPerson(name, at: word.span) }
+    if bill.namedAtStart {
+      guard first || word.text.firstIndex(of: ":") != nil else { return nil }
+      throw unknownPerson(name, at: word.span)
+    }
     try checkNewName(Word(text: name, span: word.span), adding: newPeople.count)
     newPeople.append(name)
     return (name, weight)
@@ -267,6 +290,17 @@ struct BillLine {
   }
 
   func unknownPerson(_ name: String, at span: SourceSpan) -> Diagnostic {
+    // A mistyped command ("setle", "shwo") rather than a name.
+    let commands = [
+      "show", "settle", "tax", "tip", "total", "paid", "remove", "edit", "undo", "round", "help", "quit", "add", "save",
+      "export", "service", "discount", "coupon",
+    ]
+    let lower = name.lowercased()
+    if let command = commands.first(where: { BillLine.distance($0, lower) <= (lower.count >= 4 ? 2 : 1) }),
+      !bill.people.contains(where: { BillLine.distance($0.lowercased(), lower) <= 1 })
+    {
+      return Diagnostic("no command or person called \(name) in a bill", at: span, hint: "did you mean \(command)?")
+    }
     let close = bill.people.first { BillLine.distance($0.lowercased(), name.lowercased()) <= 2 }
     return Diagnostic(
       "no one called \(name) in this bill (\(bill.people.joined(separator: ", ")))", at: span,
@@ -356,6 +390,13 @@ struct BillLine {
     if amount.denominator.bitWidth > 64 { amount = amount.rounded(places: 8) }
     guard let code = currency.code else { return (amount, [], []) }
     guard let billCurrency = bill.currency else {
+      guard bill.items.isEmpty && bill.payments.isEmpty && !bill.adjustments.contains(where: { $0.amount != nil }),
+        bill.receiptTotal == nil
+      else {
+        throw Diagnostic(
+          "this bill's amounts so far have no currency: give this one as a plain number too", at: span,
+          hint: "a bill in \(code) gives its first amount in it: bill, then ada 12 \(code) pasta")
+      }
       return (amount, [], [.currency(BillCurrency(code: code, decimals: currency.decimals))])
     }
     guard code != billCurrency.code else { return (amount, [], []) }

@@ -48,7 +48,15 @@ struct BillMode: Mode {
   mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
     // "bill save dinner" inside a bill is "save dinner".
     var typed = line
-    if typed.lowercased().hasPrefix("bill ") { typed = String(typed.dropFirst(5)) }
+    if typed.lowercased().hasPrefix("bill ") {
+      typed = String(typed.dropFirst(5))
+      let word = String(typed.prefix { $0 != " " }).lowercased()
+      guard ["save", "export", "show", "settle", "help"].contains(word) else {
+        return .stay(
+          Reply([.note("You are in a bill: quit it first (it is saved), then \(line) at the calculator's prompt.")]))
+      }
+    }
+    if ["exit", "bye"].contains(typed.lowercased()) { typed = "quit" }
     // A comment (a bill kept in a file): "# the starter was shared" or "… # note".
     if let hash = typed.firstIndex(of: "#"), hash == typed.startIndex || typed[typed.index(before: hash)] == " " {
       typed = String(typed[..<hash])
@@ -90,12 +98,16 @@ struct BillMode: Mode {
       return .leave(
         Reply([.note("Back to the calculator." + saved + (bill.items.isEmpty ? "" : " ans is its total."))]))
     case .undo:
-      guard let last = lines.popLast() else { return .stay(Reply([.note("Nothing to undo.")])) }
+      // (The line that started the bill stays: quit leaves a bill, undo changes it.)
+      guard let last = lines.last, !last.entries.contains(where: { if case .start = $0 { true } else { false } })
+      else { return .stay(Reply([.note("Nothing to undo.")])) }
+      lines.removeLast()
+      let description = BillMode.describe(last.entries, in: bill)  // as the line left the bill
       (bill, _) = BillMode.replay(lines)
       state.save(
         Bills.Undo(profile: state.profile, startedAt: startedAt, number: last.number, at: state.clock.nowMilliseconds())
       )
-      return .stay(Reply([.note("Took back: \(BillMode.describe(last.entries, in: bill))")] + report(bill).totals))
+      return .stay(Reply([.note("Took back: \(description)")] + report(bill).totals))
     case .save(let newName):
       return .stay(save(as: newName, in: &state))
     case .export(let format):
@@ -112,6 +124,14 @@ struct BillMode: Mode {
       var changed = bill
       for entry in entries { entry.apply(to: &changed) }
       let split = BillSplit(changed)
+      if let over = split.parts.firstIndex(where: { $0.total.isNegative || ($0.items - $0.discounts).isNegative }) {
+        return .stay(
+          .error(
+            Diagnostic(
+              "the discounts would take more off than there is to pay (\(changed.people[over])'s share would be "
+                + "below zero)", at: SourceSpan(0, line.unicodeScalars.count),
+              hint: "a coupon or discount applies to what it is off: check its amount, or undo an earlier one"), line))
+      }
       guard split.exactTotal.magnitude < Rational(1_000_000_000_000_000) else {
         return .stay(
           .error(
@@ -145,8 +165,13 @@ struct BillMode: Mode {
     else {
       return Reply([.warning("a bill's name is one word of letters, digits, - and _ (at most 40): \(newName) is not")])
     }
+    guard !newName.allSatisfy(\.isNumber) else {
+      return Reply([
+        .warning("a bill's name needs a letter: bill open \(newName) opens the bill numbered \(newName) in bills")
+      ])
+    }
     if name != newName, let others = try? state.load(Bills.All(profile: state.profile)),
-      others.contains(where: { $0.name == newName && $0.startedAt != startedAt })
+      others.contains(where: { $0.name?.lowercased() == newName.lowercased() && $0.startedAt != startedAt })
     {
       return Reply([
         .warning("another bill is called \(newName): choose another name, or open that one with bill open \(newName)")
@@ -193,7 +218,14 @@ struct BillMode: Mode {
           parts.append("item \(number) changed")
         }
       case .remove(let number): parts.append("item \(number) removed")
-      case .adjustment(let a): parts.append(report.describe(a))
+      case .adjustment(let a):
+        // Taxes, charges and discounts add up (a tip replaces the tip): say so when there are two.
+        let same = bill.adjustments.filter { $0.kind == a.kind && $0.kind != .tip }
+        parts.append(
+          report.describe(a)
+            + (same.count > 1
+              ? " (with the one before: \(same.map(report.describe).joined(separator: " + ")); undo takes this back)"
+              : ""))
       case .receiptTotal(let total): parts.append("the receipt's total: \(report.money(total))")
       case .paid(let payments):
         parts.append(
@@ -202,7 +234,9 @@ struct BillMode: Mode {
               separator: ", "))
       case .roundUp(let on):
         parts.append(
-          on ? BillReport(bill).roundedTip ?? "each share rounded up to a whole unit" : "shares not rounded up")
+          on
+            ? BillReport(bill).roundedTip.map { $0.prefix(1).lowercased() + $0.dropFirst() }
+              ?? "each share rounded up to a whole unit" : "shares not rounded up")
       case .currency(let c):
         parts.append(
           bill.items.count > 1

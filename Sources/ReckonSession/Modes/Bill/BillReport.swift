@@ -30,6 +30,9 @@ struct BillReport {
     }.joined(separator: ", ")
   }
 
+  /// A label cut to 40 characters for a table (exports keep it whole).
+  static func cut(_ label: String) -> String { label.count <= 40 ? label : String(label.prefix(39)) + "…" }
+
   static func plain(_ r: Rational) -> String {
     r.isInteger ? r.numerator.string() : NumberFormatter(digits: 6).format(.quantity(Quantity(.exact(r), .none)))
   }
@@ -63,7 +66,9 @@ struct BillReport {
       return [.note("The bill is empty. Add an item: ada 18.50 pasta (help lists the rest).")]
     }
     var outputs: [Output] = [
-      .heading("\(title) · \(Wording.count(bill.people.count, "person", "people"))\(currencySuffix)")
+      .heading(
+        "\(title) · \(Wording.count(bill.people.count, "person", "people"))\(bill.currency.map { " · " + $0.code } ?? "")"
+      )
     ]
     if bill.items.isEmpty {
       outputs.append(.note("No items yet: ada 18.50 pasta, bob cy 24 wine, all 14 starter."))
@@ -73,7 +78,7 @@ struct BillReport {
       .table(
         [["no.", "item", "who", "amount"]]
           + bill.items.map { item in
-            ["\(item.number)", item.label.isEmpty ? "–" : item.label, who(item), money(item.amount)]
+            ["\(item.number)", item.label.isEmpty ? "–" : BillReport.cut(item.label), who(item), money(item.amount)]
           }))
     if let adjustments { outputs.append(.note(adjustments.prefix(1).uppercased() + adjustments.dropFirst())) }
     outputs.append(.table(splitRows(bold: false)))
@@ -115,11 +120,12 @@ struct BillReport {
     let columns = split.parts.contains {
       !$0.tax.isZero || !$0.tip.isZero || !$0.discounts.isZero || !$0.charges.isZero
     }
+    let unit = decimals == 2 ? "cent" : "unit"
     return
-      "Each total is the exact share rounded once to the \(decimals == 0 ? "unit" : "cent"), so that they add up to "
+      "Each total is the exact share rounded once to the \(unit), so that they add up to "
       + "\(money(split.totalCents))\(currencySuffix) exactly"
       + (columns
-        ? "; each column is rounded the same way on its own, so a row may differ from its columns' sum by a cent."
+        ? "; each column is rounded the same way on its own, so a row may differ from its columns' sum by a \(unit)."
         : ".")
   }
 
@@ -201,7 +207,8 @@ struct BillReport {
     let involved = balances.filter { $0 != 0 }.count
     let fewest =
       involved <= Settlement.exactLimit
-      ? "the fewest that can square \(involved) balances" : "at most one fewer than the \(involved) balances"
+      ? "the fewest that can square \(involved) balances"
+      : "largest debt to largest credit (with more than \(Settlement.exactLimit) balances the fewest is not searched for)"
     outputs.append(.note("\(Wording.count(transfers.count, "transfer")): \(fewest)."))
     return outputs
   }
