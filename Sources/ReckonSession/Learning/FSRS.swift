@@ -1,0 +1,211 @@
+import Glibc
+
+/// The FSRS scheduler, version 6 (the Free Spaced Repetition Scheduler that Anki uses): for
+/// each card a memory state, its stability (the days until the chance of recalling it falls
+/// to 90%) and its difficulty (1 to 10), from which the chance of recall after any time (its
+/// retrievability) and the next interval for a target retention follow. A new or forgotten
+/// card goes through short learning steps first.
+///
+/// The rules are those of the reference implementation (`fsrs` on PyPI, version 6), and
+/// `FSRSTests` replays thousands of review histories through both: the same states,
+/// stabilities and difficulties to within 1e-6, the same intervals and due times. Time is in
+/// milliseconds since 1970 (the session's clock); days elapsed are whole days, counted down.
+/// Fuzz, when on, comes from the session's injected randomness.
+struct FSRS: Sendable, Hashable {
+  /// The 21 weights of the model: FSRS-6's published defaults unless fitted to a deck.
+  var weights: [Double] = FSRS.defaultWeights
+  /// The chance of recall each interval aims for.
+  var desiredRetention = 0.9
+  /// The learning steps of a new card, and the relearning steps of a forgotten one.
+  var learningSteps: [Int64] = [60_000, 600_000]
+  var relearningSteps: [Int64] = [600_000]
+  /// The longest interval, in days.
+  var maximumInterval = 36_500
+  /// Whether intervals of 3 days and more are spread a little at random (so that cards learnt
+  /// together do not stay due together).
+  var fuzz = true
+
+  static let defaultWeights = [
+    0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835, 0.0614, 0.2629,
+    1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,
+  ]
+  static let minimumStability = 0.001
+  static let day: Int64 = 86_400_000
+
+  enum Rating: Int, Sendable, Hashable, CaseIterable {
+    case again = 1, hard, good, easy
+  }
+
+  enum Phase: Int, Sendable, Hashable {
+    case learning = 1, review, relearning
+  }
+
+  /// A card's schedule: where it is, its memory state once it has one, and when it is due.
+  struct Card: Sendable, Hashable {
+    var phase = Phase.learning
+    /// The learning or relearning step it is at (nil in review).
+    var step: Int? = 0
+    var stability: Double?
+    var difficulty: Double?
+    var due: Int64
+    var lastReview: Int64?
+
+    init(due: Int64) { self.due = due }
+  }
+
+  /// e to the `x`, as the reference computes it (Python's `math.e ** x`, which is `pow`, not
+  /// `exp`: they differ in the last bit, and over a long history that shows).
+  private func powE(_ x: Double) -> Double { pow(2.718281828459045, x) }
+
+  var decay: Double { -weights[20] }
+  /// Chosen so that the retrievability after `stability` days is 90%.
+  var factor: Double { pow(0.9, 1 / decay) - 1 }
+
+  /// The chance of recalling `card` at `now`: 0 before its first review.
+  func retrievability(_ card: Card, at now: Int64) -> Double {
+    guard let last = card.lastReview, let stability = card.stability else { return 0 }
+    let elapsed = max(0, FSRS.days(from: last, to: now))
+    return pow(1 + factor * Double(elapsed) / stability, decay)
+  }
+
+  /// Whole days from one moment to another, counted down (as Python's `timedelta.days`).
+  static func days(from start: Int64, to end: Int64) -> Int64 {
+    let difference = end - start
+    return difference >= 0 ? difference / day : -((-difference + day - 1) / day)
+  }
+
+  /// `card` reviewed at `now` with `rating`: its next memory state, phase, step and due time.
+  func review(_ card: Card, _ rating: Rating, at now: Int64, random: inout some RandomNumberGenerator) -> Card {
+    var card = card
+    let elapsed = card.lastReview.map { FSRS.days(from: $0, to: now) }
+    let sameDay = elapsed.map { $0 < 1 } ?? false
+    var interval: Int64
+    switch card.phase {
+    case .learning, .relearning:
+      let steps = card.phase == .learning ? learningSteps : relearningSteps
+      if card.phase == .learning, card.stability == nil || card.difficulty == nil {
+        card.stability = initialStability(rating)
+        card.difficulty = clampDifficulty(initialDifficulty(rating))
+      } else {
+        updateMemory(&card, rating, sameDay: sameDay, at: now)
+      }
+      let step = card.step ?? 0
+      if steps.isEmpty || (step >= steps.count && rating != .again) {
+        interval = graduate(&card)
+      } else {
+        switch rating {
+        case .again:
+          card.step = 0
+          interval = steps[0]
+        case .hard:
+          interval =
+            step == 0 && steps.count == 1
+            ? steps[0] * 3 / 2 : step == 0 ? (steps[0] + steps[1]) / 2 : steps[step]
+        case .good:
+          if step + 1 == steps.count {
+            interval = graduate(&card)
+          } else {
+            card.step = step + 1
+            interval = steps[step + 1]
+          }
+        case .easy:
+          interval = graduate(&card)
+        }
+      }
+    case .review:
+      updateMemory(&card, rating, sameDay: sameDay, at: now)
+      if rating == .again, !relearningSteps.isEmpty {
+        card.phase = .relearning
+        card.step = 0
+        interval = relearningSteps[0]
+      } else {
+        interval = FSRS.day * Int64(nextInterval(card.stability!))
+      }
+    }
+    if fuzz && card.phase == .review { interval = fuzzed(interval, random: &random) }
+    card.due = now + interval
+    card.lastReview = now
+    return card
+  }
+
+  /// The card leaves its steps for review; its interval.
+  private func graduate(_ card: inout Card) -> Int64 {
+    card.phase = .review
+    card.step = nil
+    return FSRS.day * Int64(nextInterval(card.stability!))
+  }
+
+  private func updateMemory(_ card: inout Card, _ rating: Rating, sameDay: Bool, at now: Int64) {
+    let (stability, difficulty) = (card.stability!, card.difficulty!)
+    card.stability =
+      sameDay
+      ? shortTermStability(stability, rating)
+      : nextStability(difficulty, stability, retrievability(card, at: now), rating)
+    card.difficulty = nextDifficulty(difficulty, rating)
+  }
+
+  func initialStability(_ rating: Rating) -> Double { max(weights[rating.rawValue - 1], FSRS.minimumStability) }
+
+  func initialDifficulty(_ rating: Rating) -> Double { weights[4] - powE(weights[5] * Double(rating.rawValue - 1)) + 1 }
+
+  func clampDifficulty(_ d: Double) -> Double { min(max(d, 1), 10) }
+
+  /// Days until the next review for the desired retention: whole days (halves to even, as
+  /// Python rounds), at least 1, at most the maximum.
+  func nextInterval(_ stability: Double) -> Int {
+    let days = (stability / factor * (pow(desiredRetention, 1 / decay) - 1)).rounded(.toNearestOrEven)
+    return min(max(Int(days), 1), maximumInterval)
+  }
+
+  func shortTermStability(_ stability: Double, _ rating: Rating) -> Double {
+    var increase = powE(weights[17] * (Double(rating.rawValue) - 3 + weights[18])) * pow(stability, -weights[19])
+    if rating != .again { increase = max(increase, 1) }
+    return max(stability * increase, FSRS.minimumStability)
+  }
+
+  func nextDifficulty(_ difficulty: Double, _ rating: Rating) -> Double {
+    let delta = -(weights[6] * Double(rating.rawValue - 3))
+    let damped = difficulty + (10 - difficulty) * delta / 9
+    return clampDifficulty(weights[7] * initialDifficulty(.easy) + (1 - weights[7]) * damped)
+  }
+
+  func nextStability(_ difficulty: Double, _ stability: Double, _ r: Double, _ rating: Rating) -> Double {
+    let next: Double
+    if rating == .again {
+      let longTerm =
+        weights[11] * pow(difficulty, -weights[12]) * (pow(stability + 1, weights[13]) - 1)
+        * powE((1 - r) * weights[14])
+      next = min(longTerm, stability / powE(weights[17] * weights[18]))
+    } else {
+      let hard = rating == .hard ? weights[15] : 1
+      let easy = rating == .easy ? weights[16] : 1
+      next =
+        stability
+        * (1 + powE(weights[8]) * (11 - difficulty) * pow(stability, -weights[9])
+          * (powE((1 - r) * weights[10]) - 1) * hard * easy)
+    }
+    return max(next, FSRS.minimumStability)
+  }
+
+  /// The days an interval of `days` is spread over, as the reference computes them: a draw
+  /// from [low, high + 1) rounded, so high + 1 comes up too (half a day's share), as there.
+  func fuzzRange(_ days: Int64) -> (low: Int64, high: Int64) {
+    var delta = 1.0
+    for (start, end, factor) in [(2.5, 7.0, 0.15), (7.0, 20.0, 0.1), (20.0, Double.infinity, 0.05)] {
+      delta += factor * max(min(Double(days), end) - start, 0)
+    }
+    let high = min(Int64((Double(days) + delta).rounded(.toNearestOrEven)), Int64(maximumInterval))
+    return (min(max(2, Int64((Double(days) - delta).rounded(.toNearestOrEven))), high), high)
+  }
+
+  /// An interval of 3 days or more spread at random over a range that grows with it (about
+  /// ±15% from 2.5 to 7 days, ±10% to 20, ±5% past that).
+  func fuzzed(_ interval: Int64, random: inout some RandomNumberGenerator) -> Int64 {
+    let days = interval / FSRS.day
+    guard days >= 3 else { return interval }
+    let (low, high) = fuzzRange(days)
+    let picked = (Double.random(in: 0..<1, using: &random) * Double(high - low + 1) + Double(low))
+      .rounded(.toNearestOrEven)
+    return FSRS.day * min(Int64(picked), Int64(maximumInterval))
+  }
+}
