@@ -69,9 +69,11 @@ public enum DelimitedText {
   /// `csv` reads it. Rows end at CRLF, LF or a lone CR at the very end; blank lines are
   /// left out. A quoted field left open at the end of the text ends there (its row keeps the
   /// line it started on). Text after a closing quote is kept as it is (`"a"b` is `ab`).
-  public static func csvRows(_ text: String, limits: Limits = .none) -> Result<[Row], TooManyFields> {
+  public static func csvRows(_ text: String, limits: Limits = .none, separator: UInt8 = UInt8(ascii: ","))
+    -> Result<[Row], TooManyFields>
+  {
     var lines = TextLines(bytes: Array(text.utf8), lineLimit: .max - 1)
-    var csv = CSVRows(limits: limits, rowLimit: .max)
+    var csv = CSVRows(limits: limits, rowLimit: .max, separator: separator)
     var rows: [Row] = []
     do throws(TooManyFields) {
       while case .text(let line)? = try? lines.next() {
@@ -119,6 +121,8 @@ public enum DelimitedText {
   public struct CSVRows {
     let limits: Limits
     let rowLimit: Int
+    /// What separates fields: a comma, or another byte (a tab in Anki's text export).
+    let separator: UInt8
     var kept = 0
     var fields: [String] = []
     var field: [UInt8] = []
@@ -130,9 +134,10 @@ public enum DelimitedText {
     var tooLong = false
     var line = 0
 
-    public init(limits: Limits, rowLimit: Int) {
+    public init(limits: Limits, rowLimit: Int, separator: UInt8 = UInt8(ascii: ",")) {
       self.limits = limits
       self.rowLimit = rowLimit
+      self.separator = separator
     }
 
     /// Takes a line; returns the row it ends, if it ends one (not a blank line, nor a line
@@ -176,14 +181,14 @@ public enum DelimitedText {
           inQuotes = true
           rowHasContent = true
           i += 1
-        case UInt8(ascii: ","):
+        case separator:
           endField()
           rowHasContent = true
           i += 1
         default:
           // A run of ordinary bytes at once (at least this one), up to the next separator or quote.
           var j = i
-          repeat { j += 1 } while j < bytes.endIndex && bytes[j] != UInt8(ascii: ",") && bytes[j] != UInt8(ascii: "\"")
+          repeat { j += 1 } while j < bytes.endIndex && bytes[j] != separator && bytes[j] != UInt8(ascii: "\"")
           if !rowHasContent && bytes[i..<j].contains(where: { $0 != 0x20 && $0 != 0x09 }) { rowHasContent = true }
           keep(bytes[i..<j])
           i = j

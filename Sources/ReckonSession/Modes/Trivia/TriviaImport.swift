@@ -219,10 +219,10 @@ public struct TriviaImport: Sendable {
     func skip(_ reason: String) { self.skip(reason, at: origin) }
     // Control characters never reach the terminal (an escape sequence in a file could
     // retitle the window or write the clipboard); a question may keep its line breaks.
-    let question = TriviaImport.withoutControls(question, keepingLineBreaks: true).trimmingSpaces
-    let category = TriviaImport.withoutControls(category).trimmingSpaces
-    let correct = TriviaImport.withoutControls(correct).trimmingSpaces
-    let incorrect = incorrect.map { TriviaImport.withoutControls($0).trimmingSpaces }
+    let question = PlainText.withoutControls(question, keepingLineBreaks: true).trimmingSpaces
+    let category = PlainText.withoutControls(category).trimmingSpaces
+    let correct = PlainText.withoutControls(correct).trimmingSpaces
+    let incorrect = incorrect.map { PlainText.withoutControls($0).trimmingSpaces }
     if question.isEmpty { return skip("empty question") }
     if category.isEmpty { return skip("empty category") }
     guard let level = Difficulty(rawValue: difficulty) ?? Difficulty(rawValue: Folding.key(difficulty)) else {
@@ -279,19 +279,6 @@ public struct TriviaImport: Sendable {
   private mutating func skip(_ reason: String, at origin: Origin) {
     skipped.append(Skip(line: origin.line, reason: origin.place.map { "\($0): \(reason)" } ?? reason))
     skipRows.append(origin.row)
-  }
-
-  /// The text with each control character (C0, DEL, C1) as a space; line breaks kept if
-  /// asked. Text without any is returned as it is.
-  static func withoutControls(_ text: String, keepingLineBreaks: Bool = false) -> String {
-    func isControl(_ s: Unicode.Scalar) -> Bool {
-      (s.value < 0x20 && !(keepingLineBreaks && s == "\n")) || (0x7F...0x9F).contains(s.value)
-    }
-    // Most text has none: look at the bytes first (C0 and DEL are single bytes; C1 starts 0xC2).
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
-      text.unicodeScalars.contains(where: isControl)
-    else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
   }
 
   init(format: Format) { self.format = format }
