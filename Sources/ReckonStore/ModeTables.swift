@@ -47,7 +47,8 @@ public protocol SQLWrite: StoreWrite {
 /// Every mode's tables, a line each: the one place a mode's SQL is registered.
 public enum RegisteredTables {
   public static let all: [any ModeTables.Type] = [
-    BillTables.self
+    BillTables.self,
+    CardTables.self,
   ]
 }
 

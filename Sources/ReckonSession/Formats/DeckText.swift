@@ -6,8 +6,8 @@ import ReckonCore
 /// pairs or a two-column table. HTML is reduced to text; a cloze note (`{{c1::…}}`) gives
 /// a card per cloze number. A row that cannot be a note is listed with its line and why,
 /// and the rest are read; a file with no note at all is refused.
-public struct DeckText: Sendable, Equatable {
-  public struct Note: Sendable, Equatable {
+public struct DeckText: Sendable {
+  public struct Note: Sendable {
     /// Anki's id of the note, when the file has one: loading the deck again updates it.
     public var guid: String?
     /// The deck the file puts it in (`#deck:`, a deck column), if any.
@@ -33,7 +33,7 @@ public struct DeckText: Sendable, Equatable {
     public var reason: String
   }
 
-  public enum Format: String, Sendable, Equatable {
+  public enum Format: String, Sendable {
     case ankiText = "Anki's plain text", csv = "CSV", markdown = "Markdown"
   }
 
@@ -89,12 +89,17 @@ public struct DeckText: Sendable, Equatable {
       let value = String(line[line.index(after: colon)...]).trimmingSpaces
       switch key {
       case "separator":
-        let named: [String: String] = [
-          "tab": "\t", "comma": ",", "semicolon": ";", "space": " ", "pipe": "|", "colon": ":",
-        ]
-        if let byte = (named[value.lowercased()] ?? value).utf8.first,
-          value.utf8.count == 1 || named[value.lowercased()] != nil
-        {
+        let named: String? =
+          switch value.lowercased() {
+          case "tab": "\t"
+          case "comma": ","
+          case "semicolon": ";"
+          case "space": " "
+          case "pipe": "|"
+          case "colon": ":"
+          default: value.utf8.count == 1 ? value : nil
+          }
+        if let byte = named?.utf8.first {
           separator = byte
         } else {
           deck.skipped.append(Skip(line: headerLines, reason: "an unknown separator '\(value)': tab is used"))

@@ -11,7 +11,7 @@ import Glibc
 /// stabilities and difficulties to within 1e-6, the same intervals and due times. Time is in
 /// milliseconds since 1970 (the session's clock); days elapsed are whole days, counted down.
 /// Fuzz, when on, comes from the session's injected randomness.
-struct FSRS: Sendable, Hashable {
+struct FSRS: Sendable, Equatable {
   /// The 21 weights of the model: FSRS-6's published defaults unless fitted to a deck.
   var weights: [Double] = FSRS.defaultWeights
   /// The chance of recall each interval aims for.
@@ -41,7 +41,7 @@ struct FSRS: Sendable, Hashable {
   }
 
   /// A card's schedule: where it is, its memory state once it has one, and when it is due.
-  struct Card: Sendable, Hashable {
+  struct Card: Sendable, Equatable {
     var phase = Phase.learning
     /// The learning or relearning step it is at (nil in review).
     var step: Int? = 0

@@ -8,6 +8,7 @@ enum Features {
     PersonalityFeature.self,
     AnagramFeature.self,
     BillFeature.self,
+    CardsFeature.self,
     SessionFeature.self,
   ]
 }

@@ -3,7 +3,7 @@ import ReckonCore
 /// A bill as its lines have built it: the people, the items, what the receipt adds or takes
 /// off, and who paid. Every amount is exact; nothing is rounded until the split
 /// (`BillSplit`), once, at the end.
-struct Bill: Sendable, Hashable {
+struct Bill: Sendable, Equatable {
   /// In the order they came into the bill: the order of every table, and the tie-break of
   /// the rounding rule.
   var people: [String] = []
@@ -24,7 +24,7 @@ struct Bill: Sendable, Hashable {
   /// The number the next item gets.
   var nextNumber = 1
 
-  struct Item: Sendable, Hashable {
+  struct Item: Sendable, Equatable {
     var number: Int
     var amount: Rational
     /// Who had it, by person index, with weights (`ada:2 bob:1`); empty: everyone.
@@ -32,13 +32,13 @@ struct Bill: Sendable, Hashable {
     var label: String
   }
 
-  struct Share: Sendable, Hashable {
+  struct Share: Sendable, Equatable {
     var person: Int
     var weight: Rational
   }
 
   /// A line of the receipt that is not an item.
-  struct Adjustment: Sendable, Hashable {
+  struct Adjustment: Sendable, Equatable {
     enum Kind: String, Sendable, Hashable {
       case tax, tip, charge, discount
     }
@@ -57,7 +57,7 @@ struct Bill: Sendable, Hashable {
     var label: String
   }
 
-  struct Payment: Sendable, Hashable {
+  struct Payment: Sendable, Equatable {
     var person: Int
     var amount: Rational?
   }
@@ -72,7 +72,7 @@ struct Bill: Sendable, Hashable {
 }
 
 /// A currency as the bill keeps it: its code and how many decimals its minor unit has.
-struct BillCurrency: Sendable, Hashable {
+struct BillCurrency: Sendable, Equatable {
   var code: String
   var decimals: Int
 }

@@ -3,7 +3,7 @@ import ReckonCore
 /// What one line typed in a bill does, with every amount already worked out: the form a
 /// line is saved in, so that reopening a bill gives the same bill whatever `ans` and the
 /// variables hold then.
-enum BillEntry: Sendable, Hashable {
+enum BillEntry: Sendable, Equatable {
   /// The bill starts, with its people named (`bill ada bob`: then a name it does not know is a
   /// mistake) or none (they come with the items).
   case start([String])
@@ -22,7 +22,7 @@ enum BillEntry: Sendable, Hashable {
   case currency(BillCurrency)
 
   /// An item before it has its number.
-  struct ItemDraft: Sendable, Hashable {
+  struct ItemDraft: Sendable, Equatable {
     var amount: Rational
     var shares: [Bill.Share]
     var label: String

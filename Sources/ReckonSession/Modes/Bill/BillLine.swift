@@ -1,7 +1,7 @@
 import ReckonCore
 
 /// What a line typed in a bill asks for: entries that change the bill, or something to show.
-enum BillAction: Sendable, Hashable {
+enum BillAction: Sendable {
   /// Entries to apply and save (with a note to show, such as a conversion's rate).
   case change([BillEntry], notes: [String])
   case show
@@ -296,29 +296,15 @@ struct BillLine {
       "export", "service", "discount", "coupon",
     ]
     let lower = name.lowercased()
-    if let command = commands.first(where: { BillLine.distance($0, lower) <= (lower.count >= 4 ? 2 : 1) }),
-      !bill.people.contains(where: { BillLine.distance($0.lowercased(), lower) <= 1 })
+    if let command = commands.first(where: { EditDistance.between($0, lower) <= (lower.count >= 4 ? 2 : 1) }),
+      !bill.people.contains(where: { EditDistance.between($0.lowercased(), lower) <= 1 })
     {
       return Diagnostic("no command or person called \(name) in a bill", at: span, hint: "did you mean \(command)?")
     }
-    let close = bill.people.first { BillLine.distance($0.lowercased(), name.lowercased()) <= 2 }
+    let close = bill.people.first { EditDistance.between($0.lowercased(), name.lowercased()) <= 2 }
     return Diagnostic(
       "no one called \(name) in this bill (\(bill.people.joined(separator: ", ")))", at: span,
       hint: close.map { "did you mean \($0)? To add a person: add \(name)" } ?? "to add a person: add \(name)")
-  }
-
-  /// The edit distance of two short words (Levenshtein).
-  static func distance(_ a: String, _ b: String) -> Int {
-    let (x, y) = (Array(a), Array(b))
-    var row = Array(0...y.count)
-    for i in 1...max(x.count, 1) where !x.isEmpty {
-      var next = [i] + Array(repeating: 0, count: y.count)
-      for j in 1...max(y.count, 1) where !y.isEmpty {
-        next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-      }
-      row = next
-    }
-    return row[y.count]
   }
 
   // MARK: Amounts

@@ -48,7 +48,7 @@ public enum Bills {
     public var startedAt: Int64
   }
 
-  public struct Summary: Sendable, Hashable {
+  public struct Summary: Sendable {
     public var startedAt: Int64
     public var day: Day
     public var name: String?
@@ -64,7 +64,7 @@ public enum Bills {
     }
   }
 
-  public struct Line: Sendable, Hashable {
+  public struct Line: Sendable {
     public var number: Int
     public var text: String
     public var entries: String

@@ -10,9 +10,9 @@ import ReckonCore
 /// taxed amount with `after tax`), and a tip amount is shared in proportion to its base;
 /// discounts after tax come off the taxed amount (tip left out). An amount shared in
 /// proportion to nothing (everyone's base is zero) is shared equally.
-struct BillSplit: Sendable, Hashable {
+struct BillSplit: Sendable, Equatable {
   /// One person's part, exact.
-  struct Part: Sendable, Hashable {
+  struct Part: Sendable, Equatable {
     var items = Rational.zero
     var discounts = Rational.zero
     var charges = Rational.zero

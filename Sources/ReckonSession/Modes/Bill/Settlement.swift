@@ -8,7 +8,7 @@
 /// of them, a few microseconds); past it, by pairing the largest debt with the largest
 /// credit, which never takes more than one fewer transfers than people.
 enum Settlement {
-  struct Transfer: Sendable, Hashable {
+  struct Transfer: Sendable, Equatable {
     /// Indexes of the people, in the bill's order.
     var from: Int
     var to: Int

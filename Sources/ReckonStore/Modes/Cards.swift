@@ -1,0 +1,151 @@
+import ReckonSession
+import SQLite
+
+/// The flashcard decks' tables: a row a card, keyed by its profile, deck, note, ordinal and
+/// direction, with its text and its FSRS schedule; a row a review.
+public enum CardTables: ModeTables {
+  public static let name = "cards"
+  public static let migrations: [Migrator.Migration] = [
+    .init("v1: cards and reviews") { (db) throws(SQLiteError) in
+      try db.execute(
+        """
+        CREATE TABLE "deckCard" ("profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, \
+        "deck" TEXT NOT NULL, "note" TEXT NOT NULL, "ordinal" INTEGER NOT NULL, "reverse" BOOLEAN NOT NULL, \
+        "question" TEXT NOT NULL, "answer" TEXT NOT NULL, "tags" TEXT NOT NULL, \
+        "phase" INTEGER NOT NULL, "step" INTEGER, "stability" REAL, "difficulty" REAL, "due" INTEGER NOT NULL, \
+        "lastReview" INTEGER, "reviews" INTEGER NOT NULL, "lapses" INTEGER NOT NULL, "addedAt" INTEGER NOT NULL, \
+        PRIMARY KEY ("profile", "deck", "note", "ordinal", "reverse"));
+        CREATE INDEX "deckCard_by_due" ON "deckCard"("profile", "deck", "due");
+        CREATE TABLE "deckReview" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
+        "profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, "deck" TEXT NOT NULL, \
+        "note" TEXT NOT NULL, "ordinal" INTEGER NOT NULL, "reverse" BOOLEAN NOT NULL, "rating" INTEGER NOT NULL, \
+        "at" INTEGER NOT NULL, "milliseconds" INTEGER NOT NULL, "stabilityBefore" REAL, "difficultyBefore" REAL, \
+        "undone" BOOLEAN NOT NULL DEFAULT 0);
+        CREATE INDEX "deckReview_by_card" ON "deckReview"("profile", "deck", "note", "ordinal", "reverse", "at");
+        """)
+    }
+  ]
+  public static let rowNames = [
+    (table: "deckCard", one: "flashcard", many: "flashcards"),
+    (table: "deckReview", one: "flashcard review", many: "flashcard reviews"),
+  ]
+
+  static let scheduleColumns = "phase, step, stability, difficulty, due, lastReview, reviews, lapses"
+
+  static func schedule(_ row: Row, from i: Int) throws(SQLiteError) -> Decks.Schedule {
+    Decks.Schedule(
+      phase: try row[i], step: try row[i + 1], stability: try row[i + 2], difficulty: try row[i + 3],
+      due: try row[i + 4], lastReview: try row[i + 5], reviews: try row[i + 6], lapses: try row[i + 7])
+  }
+
+  static func save(_ s: Decks.Schedule, _ profile: String, _ key: Decks.Key, in db: Database) throws(SQLiteError) {
+    try db.run(
+      """
+      UPDATE deckCard SET phase = ?, step = ?, stability = ?, difficulty = ?, due = ?, lastReview = ?, reviews = ?,
+        lapses = ?
+      WHERE profile = ? AND deck = ? AND note = ? AND ordinal = ? AND reverse = ?
+      """, s.phase, s.step, s.stability, s.difficulty, s.due, s.lastReview, s.reviews, s.lapses, profile, key.deck,
+      key.note, key.ordinal, key.reverse)
+  }
+}
+
+extension Decks.Load: SQLWrite {
+  public typealias Tables = CardTables
+
+  public func run(in db: Database) throws(SQLiteError) -> Decks.LoadCounts {
+    try Tables.ensureProfile(profile, at: at, in: db)
+    var counts = Decks.LoadCounts()
+    for card in cards {
+      let k = card.key
+      let saved = try db.first(
+        """
+        SELECT question, answer, tags FROM deckCard
+        WHERE profile = ? AND deck = ? AND note = ? AND ordinal = ? AND reverse = ?
+        """, profile, k.deck, k.note, k.ordinal, k.reverse
+      ) { (row) throws(SQLiteError) in (try row[0] as String, try row[1] as String, try row[2] as String) }
+      if let saved {
+        if saved == (card.question, card.answer, card.tags) {
+          counts.unchanged += 1
+        } else {
+          try db.run(
+            """
+            UPDATE deckCard SET question = ?, answer = ?, tags = ?
+            WHERE profile = ? AND deck = ? AND note = ? AND ordinal = ? AND reverse = ?
+            """, card.question, card.answer, card.tags, profile, k.deck, k.note, k.ordinal, k.reverse)
+          counts.updated += 1
+        }
+        continue
+      }
+      let s = card.schedule
+      try db.run(
+        """
+        INSERT INTO deckCard (profile, deck, note, ordinal, reverse, question, answer, tags, \(CardTables.scheduleColumns), addedAt)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """, profile, k.deck, k.note, k.ordinal, k.reverse, card.question, card.answer, card.tags, s.phase, s.step,
+        s.stability, s.difficulty, s.due, s.lastReview, s.reviews, s.lapses, at)
+      counts.added += 1
+    }
+    return counts
+  }
+}
+
+extension Decks.All: SQLRead {
+  public typealias Tables = CardTables
+
+  public func run(in db: Database) throws(SQLiteError) -> [Decks.Summary] {
+    try db.all(
+      """
+      SELECT deck, count(*), sum(reviews = 0), sum(reviews > 0 AND phase != 2), sum(phase = 2 AND due <= ?)
+      FROM deckCard WHERE profile = ? AND NOT reverse GROUP BY deck ORDER BY deck COLLATE NOCASE
+      """, now, profile
+    ) { (row) throws(SQLiteError) in
+      Decks.Summary(deck: try row[0], cards: try row[1], new: try row[2], learning: try row[3], due: try row[4])
+    }
+  }
+}
+
+extension Decks.Cards: SQLRead {
+  public typealias Tables = CardTables
+
+  public func run(in db: Database) throws(SQLiteError) -> [Decks.Card] {
+    try db.all(
+      """
+      SELECT note, ordinal, question, answer, tags, \(CardTables.scheduleColumns) FROM deckCard
+      WHERE profile = ? AND deck = ? AND reverse = ? ORDER BY addedAt, rowid
+      """, profile, deck, reverse
+    ) { (row) throws(SQLiteError) in
+      Decks.Card(
+        key: Decks.Key(deck: deck, note: try row[0], ordinal: try row[1], reverse: reverse), question: try row[2],
+        answer: try row[3], tags: try row[4], schedule: try CardTables.schedule(row, from: 5))
+    }
+  }
+}
+
+extension Decks.Review: SQLWrite {
+  public typealias Tables = CardTables
+
+  public func run(in db: Database) throws(SQLiteError) {
+    try Tables.ensureProfile(profile, at: at, in: db)
+    try db.run(
+      """
+      INSERT INTO deckReview (profile, deck, note, ordinal, reverse, rating, at, milliseconds, stabilityBefore,
+        difficultyBefore)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """, profile, key.deck, key.note, key.ordinal, key.reverse, rating, at, milliseconds, before.stability,
+      before.difficulty)
+    try CardTables.save(after, profile, key, in: db)
+  }
+}
+
+extension Decks.Undo: SQLWrite {
+  public typealias Tables = CardTables
+
+  public func run(in db: Database) throws(SQLiteError) {
+    try db.run(
+      """
+      UPDATE deckReview SET undone = 1
+      WHERE profile = ? AND deck = ? AND note = ? AND ordinal = ? AND reverse = ? AND at = ?
+      """, profile, key.deck, key.note, key.ordinal, key.reverse, at)
+    try CardTables.save(before, profile, key, in: db)
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ReckonStore
+import Testing
+
+@testable import ReckonSession
+
+/// Flashcard decks: loaded from a file into the store, reviewed with FSRS, every grade saved
+/// as it is given and taken back by undo, and a deck loaded again keeps its history.
+@Suite struct CardsTests {
+  static let deckFile = """
+    #separator:tab
+    #html:true
+    #guid column:1
+    g1\tCapital of <b>Austria</b>?\tVienna
+    g2\tCapital of France?\tParis
+    g3\t{{c1::Canberra}} is in {{c2::Australia}}\t
+    """
+
+  static func session(_ store: SQLiteStore, _ clock: ManualClock = ManualClock()) -> Session {
+    var session = testSession(clock: clock, store: store)
+    session.state.files = MemoryFiles(["caps.txt": Array(deckFile.utf8)])
+    return session
+  }
+
+  static func text(_ reply: Reply) -> [String] {
+    reply.outputs.compactMap { output in
+      switch output {
+      case .note(let t), .question(let t), .warning(let t), .feedback(_, let t): t
+      case .table(let rows): rows.map { $0.joined(separator: " ") }.joined(separator: "\n")
+      default: nil
+      }
+    }
+  }
+
+  @Test func aDeckIsLoadedReviewedAndKept() throws {
+    let store = SQLiteStore.inMemory()
+    let clock = ManualClock()
+    var session = Self.session(store, clock)
+    let loaded = Self.text(session.handle("cards load caps.txt"))
+    #expect(loaded.last?.hasPrefix("Loaded caps (Anki's plain text): 3 notes; cards 6 added") == true, "\(loaded)")
+    #expect(Self.text(session.handle("cards")).first == "deck cards new learning due\ncaps 4 4 0 0")
+    // The new cards in the file's order; a right answer typed at once is easy.
+    let first = Self.text(session.handle("cards caps"))
+    #expect(first.last == "Capital of Austria?")
+    clock.advance(milliseconds: 2000)
+    let right = Self.text(session.handle("VIENNA"))
+    #expect(right.first == "✓ Vienna  (2 s)")
+    #expect(right.last == "Capital of France?")
+    // Enter shows the answer; 1 is "again", and the card comes back in this sitting.
+    _ = session.handle("")
+    let again = Self.text(session.handle("1"))
+    #expect(again.first == "again in 1 min")
+    // undo puts the card back as it was, in the store too.
+    #expect(Self.text(session.handle("undo")).last == "Capital of France?")
+    let france = try #require(
+      try store.read(Decks.Cards(profile: "ada", deck: "caps", reverse: false)).first { $0.key.note == "g2" })
+    #expect(france.schedule.reviews == 0 && france.schedule.stability == nil)
+    // A wrong answer is "again"; the cloze cards follow.
+    #expect(Self.text(session.handle("London")).first == "✗ Paris")
+    _ = session.handle("quit")
+    let cards = try store.read(Decks.Cards(profile: "ada", deck: "caps", reverse: false))
+    let austria = try #require(cards.first { $0.key.note == "g1" })
+    #expect(austria.schedule.phase == FSRS.Phase.review.rawValue)  // easy: graduated
+    #expect(austria.schedule.reviews == 1)
+    #expect(austria.schedule.stability == FSRS().initialStability(.easy))
+    // Loaded again with a changed answer: the text changes, the history stays.
+    session.state.files = MemoryFiles(["caps.txt": Array(Self.deckFile.replacing("Vienna", with: "Wien").utf8)])
+    let again2 = Self.text(session.handle("cards load caps.txt"))
+    #expect(again2.last?.hasPrefix("Loaded caps (Anki's plain text): 3 notes; cards 0 added, 2 updated") == true)
+    let reloaded = try #require(
+      try store.read(Decks.Cards(profile: "ada", deck: "caps", reverse: false)).first { $0.key.note == "g1" })
+    #expect(reloaded.answer == "Wien" && reloaded.schedule == austria.schedule)
+  }
+
+  /// A near miss (two letters off, on an answer of five or more) counts as hard, and says so.
+  @Test func aNearMissIsHard() throws {
+    var session = Self.session(SQLiteStore.inMemory())
+    _ = session.handle("cards load caps.txt")
+    _ = session.handle("cards caps")
+    #expect(Self.text(session.handle("Viena")).first == "≈ almost: Vienna (you typed Viena); counted as hard")
+  }
+
+  @Test func mistakesAreSaid() throws {
+    var session = Self.session(SQLiteStore.inMemory())
+    #expect(Self.text(session.handle("cards load missing.txt")).first?.hasPrefix("missing.txt: ") == true)
+    _ = session.handle("cards load caps.txt")
+    #expect(Self.text(session.handle("cards cap")).first == "no deck called cap: did you mean caps?")
+    #expect(session.isInCalculator)
+  }
+}
