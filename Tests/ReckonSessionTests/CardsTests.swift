@@ -72,6 +72,32 @@ import Testing
     #expect(reloaded.answer == "Wien" && reloaded.schedule == austria.schedule)
   }
 
+  /// A card in review is due on its day from the start of it, as Anki counts; browse shows
+  /// each card's state, when it is due and how well it is known.
+  @Test func aReviewCardIsDueOnItsDayAndBrowseShowsItAll() throws {
+    let store = SQLiteStore.inMemory()
+    let clock = ManualClock()
+    var session = Self.session(store, clock)
+    _ = session.handle("cards load caps.txt")
+    _ = session.handle("cards caps")
+    _ = session.handle("vienna")  // at once: easy, into review
+    _ = session.handle("quit")
+    let austria = try #require(
+      try store.read(Decks.Cards(profile: "ada", deck: "caps", reverse: false)).first { $0.key.note == "g1" })
+    let dueDay = clock.day(atMilliseconds: austria.schedule.due)
+    // The first minute of the day it is due on (UTC here), before its hour: due.
+    clock.advance(milliseconds: Int64(dueDay.number) * FSRS.day - clock.nowMilliseconds() + 60_000)
+    #expect(austria.schedule.due > clock.nowMilliseconds())
+    #expect(Self.text(session.handle("cards")).first?.hasSuffix("caps 4 3 0 1") == true)
+    let browse = try #require(Self.text(session.handle("cards caps browse")).first).split(separator: "\n")
+    #expect(browse[0] == "question answer state due reviews lapses recall")
+    #expect(browse[1].hasPrefix("Capital of Austria? Vienna review now 1 0 "))
+    #expect(browse[2] == "Capital of France? Paris new – 0 0 –")
+    // The day before, it was not.
+    clock.setWallClock(by: -FSRS.day)
+    #expect(Self.text(session.handle("cards")).first?.hasSuffix("caps 4 3 0 0") == true)
+  }
+
   /// A near miss (two letters off, on an answer of five or more) counts as hard, and says so.
   @Test func aNearMissIsHard() throws {
     var session = Self.session(SQLiteStore.inMemory())

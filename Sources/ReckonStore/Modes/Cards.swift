@@ -95,9 +95,9 @@ extension Decks.All: SQLRead {
   public func run(in db: Database) throws(SQLiteError) -> [Decks.Summary] {
     try db.all(
       """
-      SELECT deck, count(*), sum(reviews = 0), sum(reviews > 0 AND phase != 2), sum(phase = 2 AND due <= ?)
+      SELECT deck, count(*), sum(reviews = 0), sum(reviews > 0 AND phase != 2), sum(phase = 2 AND due < ?)
       FROM deckCard WHERE profile = ? AND NOT reverse GROUP BY deck ORDER BY deck COLLATE NOCASE
-      """, now, profile
+      """, dueBefore, profile
     ) { (row) throws(SQLiteError) in
       Decks.Summary(deck: try row[0], cards: try row[1], new: try row[2], learning: try row[3], due: try row[4])
     }

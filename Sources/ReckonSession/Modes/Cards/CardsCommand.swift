@@ -12,6 +12,7 @@ struct CardsCommand: Command {
       cards DECK           review what is due, and up to 20 new cards
       cards DECK new 50    with up to 50 new cards
       cards DECK reverse   ask back to front
+      cards DECK browse    every card: its state, when due, how well it is known
       Type the answer, or press Enter to see it and grade yourself (1 again, 2 hard,
       3 good, 4 easy). Every grade is saved as it is given; undo takes it back.
       """)
@@ -20,13 +21,14 @@ struct CardsCommand: Command {
     case list
     case load(String)
     case review(deck: String, new: Int, reverse: Bool)
+    case browse(deck: String)
   }
 
   let action: Action
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
     guard words.isEmpty else { return words.count == 1 ? ["new", "reverse"] : [] }
-    let decks = (try? state.load(Decks.All(profile: state.profile, now: state.clock.nowMilliseconds()))) ?? []
+    let decks = (try? state.load(Decks.All(profile: state.profile, dueBefore: CardsCommand.endOfToday(state)))) ?? []
     return ["load"] + decks.map(\.deck)
   }
 
@@ -43,6 +45,10 @@ struct CardsCommand: Command {
       // The rest of the line is the path (it may hold spaces).
       let start = words[1].span.start
       action = .load(String(String.UnicodeScalarView(Array(arguments.line.unicodeScalars)[start...])).trimmingSpaces)
+      return
+    }
+    if words.count == 2, words[1].lowercased == "browse" {
+      action = .browse(deck: first.text)
       return
     }
     var new = 20
@@ -75,13 +81,14 @@ struct CardsCommand: Command {
     case .load(let path): return .stay(CardsCommand.load(path, in: &state))
     case .review(let deck, let new, let reverse):
       return CardsCommand.review(deck, new: new, reverse: reverse, in: &state)
+    case .browse(let deck): return .stay(CardsCommand.browse(deck, in: state))
     }
   }
 
   static func list(in state: SessionState) -> Reply {
     let decks: [Decks.Summary]
     do {
-      decks = try state.load(Decks.All(profile: state.profile, now: state.clock.nowMilliseconds()))
+      decks = try state.load(Decks.All(profile: state.profile, dueBefore: CardsCommand.endOfToday(state)))
     } catch {
       return Reply([.warning("the decks could not be read: \(error.message)")])
     }
@@ -141,6 +148,57 @@ struct CardsCommand: Command {
     return Reply(outputs)
   }
 
+  /// The first moment of tomorrow, local time: a card in review is due on its day, from the
+  /// start of it (as Anki counts), so one due at 18:00 is reviewed with the morning's cards.
+  static func endOfToday(_ state: SessionState) -> Int64 {
+    let now = state.clock.nowMilliseconds()
+    let tomorrow = Int64(state.clock.day(atMilliseconds: now).number + 1) * FSRS.day
+    return tomorrow - Int64(state.clock.utcOffsetSeconds(atMilliseconds: now)) * 1000
+  }
+
+  /// Whether a card is for today: one in review on or before today (local); one in its
+  /// steps when its time has come, or within the learn-ahead limit (20 minutes); a new one is
+  /// not "due".
+  static func isDue(_ s: Decks.Schedule, now: Int64, in state: SessionState) -> Bool {
+    guard s.reviews > 0 else { return false }
+    if s.phase == FSRS.Phase.review.rawValue { return s.due < endOfToday(state) }
+    return s.due <= now + CardsMode.learnAhead
+  }
+
+  /// `cards DECK browse`: every card with where it stands.
+  static func browse(_ deck: String, in state: SessionState) -> Reply {
+    let now = state.clock.nowMilliseconds()
+    let cards: [Decks.Card]
+    do {
+      let all = try state.load(Decks.All(profile: state.profile, dueBefore: endOfToday(state)))
+      guard let name = all.first(where: { $0.deck.lowercased() == deck.lowercased() })?.deck else {
+        return Reply([.warning("no deck called \(deck): cards lists your decks")])
+      }
+      cards = try state.load(Decks.Cards(profile: state.profile, deck: name, reverse: false))
+    } catch {
+      return Reply([.warning("the deck could not be read: \(error.message)")])
+    }
+    let scheduler = FSRS()
+    let cut = { (text: String, n: Int) in
+      let line = String(text.map { $0 == "\n" ? " " : $0 })
+      return line.count <= n ? line : String(line.prefix(n - 1)) + "…"
+    }
+    var rows: [[String]] = [["question", "answer", "state", "due", "reviews", "lapses", "recall"]]
+    for card in cards.prefix(1000) {
+      let s = card.schedule
+      let phase = s.reviews == 0 ? "new" : s.phase == FSRS.Phase.review.rawValue ? "review" : "learning"
+      let due =
+        s.reviews == 0 ? "–" : isDue(s, now: now, in: state) ? "now" : state.clock.day(atMilliseconds: s.due).iso
+      let recall =
+        s.reviews == 0 ? "–" : "\(Int((scheduler.retrievability(FSRS.Card(s), at: now) * 100).rounded()))%"
+      rows.append([cut(card.question, 40), cut(card.answer, 24), phase, due, "\(s.reviews)", "\(s.lapses)", recall])
+    }
+    var outputs: [Output] = [.table(rows)]
+    if cards.count > 1000 { outputs.append(.note("The first 1,000 of \(cards.count.grouped) cards.")) }
+    outputs.append(.note("recall: the chance of remembering it now, as FSRS reckons it."))
+    return Reply(outputs)
+  }
+
   /// A review of the cards due in `deck` and up to `new` new ones.
   static func review(_ deck: String, new: Int, reverse: Bool, in state: inout SessionState) -> ModeStep {
     state.prepareStore()
@@ -148,7 +206,7 @@ struct CardsCommand: Command {
     let cards: [Decks.Card]
     let now = state.clock.nowMilliseconds()
     do {
-      all = try state.load(Decks.All(profile: state.profile, now: now))
+      all = try state.load(Decks.All(profile: state.profile, dueBefore: CardsCommand.endOfToday(state)))
       guard let name = all.first(where: { $0.deck.lowercased() == deck.lowercased() })?.deck else {
         let names = all.map(\.deck)
         let close = names.first { EditDistance.between($0.lowercased(), deck.lowercased()) <= 2 }
@@ -163,7 +221,7 @@ struct CardsCommand: Command {
     } catch {
       return .stay(Reply([.warning("the deck could not be read: \(error.message)")]))
     }
-    let due = cards.filter { $0.schedule.reviews > 0 && $0.schedule.due <= now }.sorted {
+    let due = cards.filter { CardsCommand.isDue($0.schedule, now: now, in: state) }.sorted {
       $0.schedule.due < $1.schedule.due
     }
     let fresh = cards.filter { $0.schedule.reviews == 0 }.prefix(new)

@@ -78,11 +78,12 @@ public enum Decks {
     public init() {}
   }
 
-  /// The profile's decks with their counts at `now`.
+  /// The profile's decks with their counts: cards in review due before `dueBefore` (the
+  /// start of tomorrow, local time) are due.
   public struct All: StoreRead {
     public typealias Answer = [Summary]
     public var profile: String
-    public var now: Int64
+    public var dueBefore: Int64
   }
 
   public struct Summary: Sendable {
@@ -92,7 +93,7 @@ public enum Decks {
     public var new: Int
     /// In their learning or relearning steps.
     public var learning: Int
-    /// In review and due by `now`.
+    /// In review and due before `dueBefore`.
     public var due: Int
 
     public init(deck: String, cards: Int, new: Int, learning: Int, due: Int) {
