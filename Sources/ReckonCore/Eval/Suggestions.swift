@@ -33,7 +33,7 @@ public enum Suggestions {
   /// Edit distance counting two neighbouring letters swapped as one edit, the commonest typo
   /// (`hlep`, `tpi`): Levenshtein's insertions, deletions and substitutions plus adjacent
   /// transpositions (the optimal string alignment distance).
-  static func distance(_ a: String, _ b: String) -> Int {
+  public static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }

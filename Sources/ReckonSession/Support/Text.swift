@@ -52,20 +52,3 @@ enum PlainText {
     return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
   }
 }
-
-/// How many letters must change to make one word the other.
-enum EditDistance {
-  /// The edit distance of two short words (Levenshtein).
-  static func between(_ a: String, _ b: String) -> Int {
-    let (x, y) = (Array(a), Array(b))
-    var row = Array(0...y.count)
-    for i in 1...max(x.count, 1) where !x.isEmpty {
-      var next = [i] + Array(repeating: 0, count: y.count)
-      for j in 1...max(y.count, 1) where !y.isEmpty {
-        next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-      }
-      row = next
-    }
-    return row[y.count]
-  }
-}

@@ -209,7 +209,7 @@ struct CardsCommand: Command {
       all = try state.load(Decks.All(profile: state.profile, dueBefore: CardsCommand.endOfToday(state)))
       guard let name = all.first(where: { $0.deck.lowercased() == deck.lowercased() })?.deck else {
         let names = all.map(\.deck)
-        let close = names.first { EditDistance.between($0.lowercased(), deck.lowercased()) <= 2 }
+        let close = names.first { Suggestions.distance($0.lowercased(), deck.lowercased()) <= 2 }
         return .stay(
           Reply([
             .warning(

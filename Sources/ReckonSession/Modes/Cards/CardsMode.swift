@@ -79,7 +79,7 @@ struct CardsMode: Mode {
       return .after(
         grade(card, rating, in: &state, feedback: [.feedback(correct: true, "✓ \(card.answer)  (\(seconds) s)")]))
     }
-    if expected.count >= 5, EditDistance.between(given, expected) <= 2 {
+    if expected.count >= 5, Suggestions.distance(given, expected) <= 2 {
       right += 1
       return .after(
         grade(
