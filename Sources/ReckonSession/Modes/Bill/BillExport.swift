@@ -12,7 +12,7 @@ enum BillExport {
       + report.bill.items.map { item in
         ["\(item.number)", item.label, report.who(item), report.money(item.amount)]
       }
-    let split = report.splitRows(bold: false)
+    let split = report.splitRows()
     let currency = report.bill.currency?.code
     switch format {
     case .text:

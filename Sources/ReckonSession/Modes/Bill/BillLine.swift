@@ -83,7 +83,7 @@ struct BillLine {
       guard !rest.isEmpty else {
         throw Diagnostic("total needs the receipt's total", at: first.span, hint: "for example: total 152.97")
       }
-      let (amount, notes, currency) = try money(rest, what: "the receipt's total")
+      let (amount, notes, currency) = try money(rest)
       return .change(currency + [.receiptTotal(amount)], notes: notes)
     case "paid": return try paid(first, rest)
     case "remove", "delete":
@@ -363,7 +363,7 @@ struct BillLine {
   }
 
   /// All of `words` as an amount of money.
-  func money(_ words: [Word], what: String) throws(Diagnostic) -> (Rational, [String], [BillEntry]) {
+  func money(_ words: [Word]) throws(Diagnostic) -> (Rational, [String], [BillEntry]) {
     try money(try evaluate(words), at: words[0].span.union(words.last!.span))
   }
 
@@ -470,7 +470,7 @@ struct BillLine {
       }
       adjustment.percent = p
     } else {
-      let (amount, n, c) = try money(words, what: "the amount")
+      let (amount, n, c) = try money(words)
       guard !amount.isNegative else {
         throw Diagnostic("the amount must not be negative", at: words[0].span.union(words.last!.span))
       }
@@ -506,7 +506,7 @@ struct BillLine {
       if amountWords.isEmpty {
         payments.append(Bill.Payment(person: index, amount: nil))
       } else {
-        let (amount, n, c) = try money(amountWords, what: "what \(bill.people[index]) paid")
+        let (amount, n, c) = try money(amountWords)
         guard !amount.isNegative else { throw Diagnostic("a payment must not be negative", at: amountWords[0].span) }
         payments.append(Bill.Payment(person: index, amount: amount))
         notes += n
@@ -521,7 +521,7 @@ struct BillLine {
       throw Diagnostic("\(first.lower) needs an item's number (show lists them)", at: first.span, hint: usage)
     }
     if alone, rest.count > 1 { throw Diagnostic("\(first.lower) takes one number", at: rest[1].span) }
-    guard let number = Int(word.text.hasPrefix("#") ? String(word.text.dropFirst()) : word.text),
+    guard let number = Int(word.text),
       bill.item(numbered: number) != nil
     else {
       let numbers = bill.items.map { String($0.number) }

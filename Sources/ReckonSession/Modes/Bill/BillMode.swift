@@ -12,7 +12,6 @@ struct BillMode: Mode {
   var lines: [(number: Int, entries: [BillEntry])] = []
   var nextLine = 1
 
-  static let storeMode = "bill"
   /// The most lines a bill keeps (each one is replayed when it is reopened or undone).
   static let maxLines = 10_000
 
@@ -102,7 +101,7 @@ struct BillMode: Mode {
       guard let last = lines.last, !last.entries.contains(where: { if case .start = $0 { true } else { false } })
       else { return .stay(Reply([.note("Nothing to undo.")])) }
       lines.removeLast()
-      let description = BillMode.describe(last.entries, in: bill)  // as the line left the bill
+      let description = BillMode.describe(last.entries, in: BillReport(bill))  // as the line left the bill
       (bill, _) = BillMode.replay(lines)
       state.save(
         Bills.Undo(profile: state.profile, startedAt: startedAt, number: last.number, at: state.clock.nowMilliseconds())
@@ -123,7 +122,9 @@ struct BillMode: Mode {
       }
       var changed = bill
       for entry in entries { entry.apply(to: &changed) }
-      let split = BillSplit(changed)
+      // The bill worked out once: checked, described and totalled from the same split.
+      let changedReport = BillReport(changed)
+      let split = changedReport.split
       if let over = split.parts.firstIndex(where: { $0.total.isNegative || ($0.items - $0.discounts).isNegative }) {
         return .stay(
           .error(
@@ -148,11 +149,11 @@ struct BillMode: Mode {
           profile: state.profile, startedAt: startedAt, day: day, number: number, text: line,
           entries: BillEntry.encoded(entries), at: state.clock.nowMilliseconds()))
       var outputs: [Output] = notes.map { .note($0) }
-      outputs.append(.note(BillMode.describe(entries, in: bill)))
-      if case .receiptTotal? = entries.last, let check = report(bill).receiptCheck {
+      outputs.append(.note(BillMode.describe(entries, in: changedReport)))
+      if case .receiptTotal? = entries.last, let check = changedReport.receiptCheck {
         outputs.append(check)
       } else {
-        outputs += report(bill).totals
+        outputs += changedReport.totals
       }
       return .stay(Reply(outputs))
     }
@@ -193,9 +194,9 @@ struct BillMode: Mode {
     return Reply([.note("Saved as \(newName): bill open \(newName) reopens it.")])
   }
 
-  /// What a line did, in words: `item 3: pasta, 18.50, ada`.
-  static func describe(_ entries: [BillEntry], in bill: Bill) -> String {
-    let report = BillReport(bill)
+  /// What a line did, in words: `item 3: pasta, 18.50, ada`, from the bill it left.
+  static func describe(_ entries: [BillEntry], in report: BillReport) -> String {
+    let bill = report.bill
     var parts: [String] = []
     for entry in entries {
       switch entry {
@@ -235,7 +236,7 @@ struct BillMode: Mode {
       case .roundUp(let on):
         parts.append(
           on
-            ? BillReport(bill).roundedTip.map { $0.prefix(1).lowercased() + $0.dropFirst() }
+            ? report.roundedTip.map { $0.prefix(1).lowercased() + $0.dropFirst() }
               ?? "each share rounded up to a whole unit" : "shares not rounded up")
       case .currency(let c):
         parts.append(

@@ -81,7 +81,7 @@ struct BillReport {
             ["\(item.number)", item.label.isEmpty ? "–" : BillReport.cut(item.label), who(item), money(item.amount)]
           }))
     if let adjustments { outputs.append(.note(adjustments.prefix(1).uppercased() + adjustments.dropFirst())) }
-    outputs.append(.table(splitRows(bold: false)))
+    outputs.append(.table(splitRows()))
     outputs.append(.note(roundingNote))
     if let tip = roundedTip { outputs.append(.note(tip)) }
     if let check = receiptCheck { outputs.append(check) }
@@ -89,7 +89,7 @@ struct BillReport {
   }
 
   /// The split as rows: a header, a row a person, the totals.
-  func splitRows(bold: Bool) -> [[String]] {
+  func splitRows() -> [[String]] {
     var columns: [(String, (BillSplit.Part) -> Rational)] = [("items", { $0.items })]
     if split.parts.contains(where: { !$0.discounts.isZero }) { columns.append(("discounts", { -$0.discounts })) }
     if split.parts.contains(where: { !$0.charges.isZero }) { columns.append(("charges", { $0.charges })) }

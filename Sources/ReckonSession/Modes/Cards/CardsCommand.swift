@@ -159,18 +159,19 @@ struct CardsCommand: Command {
   /// Whether a card is for today: one in review on or before today (local); one in its
   /// steps when its time has come, or within the learn-ahead limit (20 minutes); a new one is
   /// not "due".
-  static func isDue(_ s: Decks.Schedule, now: Int64, in state: SessionState) -> Bool {
+  static func isDue(_ s: Decks.Schedule, now: Int64, todayEnds: Int64) -> Bool {
     guard s.reviews > 0 else { return false }
-    if s.phase == FSRS.Phase.review.rawValue { return s.due < endOfToday(state) }
+    if s.phase == FSRS.Phase.review.rawValue { return s.due < todayEnds }
     return s.due <= now + CardsMode.learnAhead
   }
 
   /// `cards DECK browse`: every card with where it stands.
   static func browse(_ deck: String, in state: SessionState) -> Reply {
     let now = state.clock.nowMilliseconds()
+    let todayEnds = endOfToday(state)
     let cards: [Decks.Card]
     do {
-      let all = try state.load(Decks.All(profile: state.profile, dueBefore: endOfToday(state)))
+      let all = try state.load(Decks.All(profile: state.profile, dueBefore: todayEnds))
       guard let name = all.first(where: { $0.deck.lowercased() == deck.lowercased() })?.deck else {
         return Reply([.warning("no deck called \(deck): cards lists your decks")])
       }
@@ -188,7 +189,8 @@ struct CardsCommand: Command {
       let s = card.schedule
       let phase = s.reviews == 0 ? "new" : s.phase == FSRS.Phase.review.rawValue ? "review" : "learning"
       let due =
-        s.reviews == 0 ? "–" : isDue(s, now: now, in: state) ? "now" : state.clock.day(atMilliseconds: s.due).iso
+        s.reviews == 0
+        ? "–" : isDue(s, now: now, todayEnds: todayEnds) ? "now" : state.clock.day(atMilliseconds: s.due).iso
       let recall =
         s.reviews == 0 ? "–" : "\(Int((scheduler.retrievability(FSRS.Card(s), at: now) * 100).rounded()))%"
       rows.append([cut(card.question, 40), cut(card.answer, 24), phase, due, "\(s.reviews)", "\(s.lapses)", recall])
@@ -205,8 +207,9 @@ struct CardsCommand: Command {
     let all: [Decks.Summary]
     let cards: [Decks.Card]
     let now = state.clock.nowMilliseconds()
+    let todayEnds = endOfToday(state)
     do {
-      all = try state.load(Decks.All(profile: state.profile, dueBefore: CardsCommand.endOfToday(state)))
+      all = try state.load(Decks.All(profile: state.profile, dueBefore: todayEnds))
       guard let name = all.first(where: { $0.deck.lowercased() == deck.lowercased() })?.deck else {
         let names = all.map(\.deck)
         let close = names.first { Suggestions.distance($0.lowercased(), deck.lowercased()) <= 2 }
@@ -221,11 +224,11 @@ struct CardsCommand: Command {
     } catch {
       return .stay(Reply([.warning("the deck could not be read: \(error.message)")]))
     }
-    let due = cards.filter { CardsCommand.isDue($0.schedule, now: now, in: state) }.sorted {
+    let due = cards.filter { CardsCommand.isDue($0.schedule, now: now, todayEnds: todayEnds) }.sorted {
       $0.schedule.due < $1.schedule.due
     }
     let fresh = cards.filter { $0.schedule.reviews == 0 }.prefix(new)
-    var mode = CardsMode(deck: cards.first?.key.deck ?? deck, reverse: reverse, queue: due + fresh)
+    var mode = CardsMode(deck: cards.first?.key.deck ?? deck, queue: due + fresh)
     let intro = Output.note(
       "\(mode.deck)\(reverse ? " (back to front)" : ""): \(Wording.count(due.count, "card")) due, \(fresh.count) new. "
         + "Type the answer, or Enter to see it; undo, help, quit.")

@@ -7,7 +7,6 @@ import ReckonCore
 /// sitting.
 struct CardsMode: Mode {
   let deck: String
-  let reverse: Bool
   var queue: [Decks.Card]
   var current: Decks.Card?
   /// The answer is shown and a grade is awaited.
