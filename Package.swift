@@ -50,9 +50,12 @@ let package = Package(
     // A small typed layer over it: connections, cached statements, typed binds and columns,
     // transactions, WAL, migrations by user_version. No Foundation.
     .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictImports + ownSections + forSize),
-    // The SQLite store behind the session's Store port.
+    // The SQLite store behind the session's Store port, and the reader of Anki's packages.
+    // zlib's inflate and Zstandard's decoder, opened with dlopen when an Anki package is read
+    // (zlib1g-dev for zlib.h; the libraries themselves are on every Debian system).
+    .target(name: "CDecompress"),
     .target(
-      name: "ReckonStore", dependencies: ["ReckonCore", "ReckonSession", "SQLite"],
+      name: "ReckonStore", dependencies: ["ReckonCore", "ReckonSession", "SQLite", "CDecompress"],
       swiftSettings: strictImports + ownSections + forSize),
     .target(name: "CArguments"),
     // libedit, through non-variadic C shims. (No pkgConfig: its -L/usr/lib/… would come

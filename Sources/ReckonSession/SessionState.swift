@@ -63,6 +63,9 @@ public struct SessionState: Sendable {
   /// Where a mode reads a user's file (`quiz load FILE`); nil when the session may read no
   /// files.
   public var files: (any FileSource)?
+  /// What reads a flashcard deck packed as Anki packs it (`cards load deck.apkg`); nil: none
+  /// are read.
+  public var packages: (any DeckPackages)?
   /// The folder of the user's own files for Reckon (`$XDG_CONFIG_HOME/reckon`), where a mode
   /// looks for its own (the anagram game's level table); nil: none are read.
   public var configFolder: String?

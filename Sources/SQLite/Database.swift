@@ -69,6 +69,35 @@ public final class Database {
   /// A private database in memory.
   public static func inMemory() throws(SQLiteError) -> Database { try Database(":memory:") }
 
+  /// A database read from `bytes` (a whole database file), held in memory and read-only: for
+  /// reading a file that came inside another (an Anki package's collection) without writing it
+  /// to disk. Such a file may have been made to do harm, so the connection is defensive
+  /// (`SQLITE_DBCONFIG_DEFENSIVE`), trusts no function or view in its schema, and checks
+  /// every cell's size as it reads.
+  public static func reading(bytes: [UInt8]) throws(SQLiteError) -> Database {
+    let db = try Database(":memory:")
+    guard let copy = sqlite3_malloc64(UInt64(max(bytes.count, 1))) else {
+      throw SQLiteError(code: ResultCode(SQLITE_NOMEM), message: "out of memory")
+    }
+    bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    // A file last written in WAL mode says so in its header (bytes 18 and 19 are 2), and
+    // SQLite will not read one in memory: it is read as a rollback-journal file, as it is.
+    if bytes.count >= 100 && bytes[18] == 2 && bytes[19] == 2 {
+      copy.storeBytes(of: 1, toByteOffset: 18, as: UInt8.self)
+      copy.storeBytes(of: 1, toByteOffset: 19, as: UInt8.self)
+    }
+    // FREEONCLOSE: SQLite frees the copy, on failure too.
+    let code = sqlite3_deserialize(
+      db.handle, "main", copy.assumingMemoryBound(to: UInt8.self), Int64(bytes.count), Int64(bytes.count),
+      UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY))
+    guard code == SQLITE_OK else { throw SQLiteError.last(db.handle, code: code) }
+    var unused: Int32 = 0
+    _ = reckon_sqlite_db_config_int(db.handle, SQLITE_DBCONFIG_DEFENSIVE, 1, &unused)
+    _ = reckon_sqlite_db_config_int(db.handle, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, &unused)
+    try db.execute("PRAGMA cell_size_check = ON")
+    return db
+  }
+
   deinit {
     cache.removeAll()  // finalizes them: a connection closes once its statements are gone
     sqlite3_close_v2(handle)

@@ -10,6 +10,8 @@ struct Options: Equatable {
   var profile: String?
   /// Trivia files to add to the quiz's questions (`--questions FILE`, repeatable).
   var questionFiles: [String] = []
+  /// Flashcard decks to load before the prompt (`--deck FILE`, repeatable).
+  var deckFiles: [String] = []
   /// A word list for the anagram game (`--words FILE`).
   var wordsFile: String?
   var showHelp = false
@@ -66,6 +68,10 @@ struct Options: Equatable {
         options.questionFiles.append(try value(for: argument))
       } else if argument.hasPrefix("--questions=") {
         options.questionFiles.append(String(argument.dropFirst("--questions=".count)))
+      } else if argument == "--deck" {
+        options.deckFiles.append(try value(for: argument))
+      } else if argument.hasPrefix("--deck=") {
+        options.deckFiles.append(String(argument.dropFirst("--deck=".count)))
       } else if argument == "--words" {
         options.wordsFile = try value(for: argument)
       } else if argument.hasPrefix("--words=") {
@@ -91,7 +97,7 @@ struct Options: Equatable {
     anagram, stats and profile at the prompt).
 
     Usage: reckon [-e EXPR]... [--data-dir DIR] [--profile NAME] [--questions FILE]...
-                  [--words FILE] [FILE...]
+                  [--words FILE] [--deck FILE]... [FILE...]
 
     With no EXPR or FILE and a terminal, Reckon starts its prompt (type help there).
     Otherwise it evaluates each -e EXPR, then each FILE (- is standard input), or
@@ -112,6 +118,9 @@ struct Options: Equatable {
       --words FILE            play the anagram game with the words of FILE,
                               one a line (/usr/share/dict/words, say): only
                               lowercase a–z words, no names or offensive words
+      --deck FILE             load a flashcard deck (an Anki package, Anki's
+                              plain text, CSV or Markdown; repeatable), as
+                              cards load FILE does; then: cards DECK
       --list-profiles         print the names of the saved profiles, one a line
                               (for shell completion), and exit
       -h, --help              show this help
@@ -126,6 +135,7 @@ struct Options: Equatable {
       reckon bill.txt                 evaluate a file
       reckon --profile ada            start the prompt as ada (then: drill 7)
       reckon --questions mine.csv     start with your own questions (then: quiz)
+      reckon --deck spanish.apkg      load an Anki deck (then: cards spanish)
 
     Files: history in $XDG_STATE_HOME/reckon/history (~/.local/state/reckon);
     settings, profiles and progress in $XDG_DATA_HOME/reckon/reckon.sqlite

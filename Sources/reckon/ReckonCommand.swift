@@ -74,6 +74,7 @@ enum ReckonCommand {
     // them: `reckon -e 2+2` prints the same whatever they are, and opens no database.
     if !batch { runner.startup = Reply(session.restoreSettings()) }
     session.state.files = SystemFiles()
+    session.state.packages = AnkiPackage()
     for path in options.questionFiles {
       switch session.state.useQuestions(from: path) {
       case .failure(let problem):
@@ -94,6 +95,23 @@ enum ReckonCommand {
         err.flush()
         return false
       case .success(let report): show(report, from: path, batch: batch, runner: &runner)
+      }
+    }
+    for path in options.deckFiles {
+      let (reply, loaded) = session.state.useDeck(from: path)
+      if batch || !loaded {
+        var err = OutputStream(fd: 2)
+        for output in reply.outputs {
+          switch output {
+          case .note(let text): err.line("reckon: --deck \(path): \(text.drop { $0 == " " })")
+          case .warning(let text): err.line("reckon: --deck \(text): error: nothing loaded")
+          default: break
+          }
+        }
+        err.flush()
+        if !loaded { return false }
+      } else {
+        runner.startup.outputs += reply.outputs
       }
     }
     if !options.expressions.isEmpty || !options.files.isEmpty {

@@ -113,4 +113,120 @@ import Testing
     #expect(Self.text(session.handle("cards cap")).first == "no deck called cap: did you mean caps?")
     #expect(session.isInCalculator)
   }
+
+  /// delete asks first: anything but yes keeps the deck; yes deletes its cards and reviews.
+  @Test func deletingADeckAsksFirst() throws {
+    let store = SQLiteStore.inMemory()
+    var session = Self.session(store)
+    _ = session.handle("cards load caps.txt")
+    _ = session.handle("cards caps")
+    _ = session.handle("vienna")
+    _ = session.handle("quit")
+    let ask = Self.text(session.handle("cards CAPS delete"))
+    #expect(
+      ask.first
+        == "Delete caps: 4 cards, 1 review? It cannot be undone (its file can be loaded again, as new cards). Type yes to delete it."
+    )
+    #expect(Self.text(session.handle("no")).first == "Kept caps.")
+    #expect(try store.read(Decks.Cards(profile: "ada", deck: "caps", reverse: false)).count == 4)
+    _ = session.handle("cards caps delete")
+    #expect(Self.text(session.handle("perhaps")).first == "Type yes to delete caps, or no to keep it.")
+    #expect(Self.text(session.handle("yes")).first == "Deleted caps: 4 cards and 1 review.")
+    #expect(session.isInCalculator)
+    #expect(try store.read(Decks.Cards(profile: "ada", deck: "caps", reverse: false)).isEmpty)
+    #expect(try store.read(Decks.ReviewLog(profile: "ada", deck: nil)).isEmpty)
+    #expect(Self.text(session.handle("cards caps delete")).first == "no deck called caps: cards lists your decks")
+  }
+
+  /// `set retention` is kept with the settings and schedules the reviews: a lower target
+  /// gives a longer interval for the same card and grade.
+  @Test func theTargetRetentionSchedulesTheReviews() throws {
+    func interval(retention: String?) throws -> Int64 {
+      let store = SQLiteStore.inMemory()
+      let clock = ManualClock()
+      var session = Self.session(store, clock)
+      if let retention {
+        #expect(Self.text(session.handle("set retention \(retention)")).first?.hasPrefix("retention: ") == true)
+      }
+      _ = session.handle("cards load caps.txt")
+      _ = session.handle("cards caps")
+      _ = session.handle("vienna")  // at once: easy, into review
+      _ = session.handle("quit")
+      let card = try #require(
+        try store.read(Decks.Cards(profile: "ada", deck: "caps", reverse: false)).first { $0.key.note == "g1" })
+      return card.schedule.due - clock.nowMilliseconds()
+    }
+    let standard = try interval(retention: nil)
+    #expect(try interval(retention: "0.9") == standard)
+    #expect(try interval(retention: "70%") > standard)
+    #expect(try interval(retention: "0.97") < standard)
+    var session = Self.session(SQLiteStore.inMemory())
+    #expect(Self.text(session.handle("set retention 0.5")).isEmpty)
+    #expect(session.handle("set retention 0.5").outputs.contains { if case .error = $0 { true } else { false } })
+    _ = session.handle("set retention 0.85")
+    #expect(Self.text(session.handle("set")).first?.holds("retention 85%") == true)
+  }
+
+  /// stats cards: reviews a day, what falls due, the true retention and the hardest cards.
+  @Test func statisticsCountTheReviews() throws {
+    let store = SQLiteStore.inMemory()
+    let clock = ManualClock()
+    var session = Self.session(store, clock)
+    #expect(Self.text(session.handle("stats cards")) == ["No decks yet. Add one: cards load FILE."])
+    _ = session.handle("cards load caps.txt")
+    _ = session.handle("cards caps")
+    _ = session.handle("vienna")  // easy: in review, back in a few days
+    _ = session.handle("london")  // France wrong: again
+    _ = session.handle("quit")
+    var report = Self.text(session.handle("stats cards"))
+    #expect(report.first == "Flashcards for ada: 6 cards (each way), 4 new, 1 learning, 1 in review; 2 reviews in all.")
+    #expect(report.contains("True retention: no card has come back on a later day yet (the target is 90%)."))
+    // Ten days on, France (due first) is recalled, and Austria forgotten.
+    clock.advance(milliseconds: 10 * FSRS.day)
+    _ = session.handle("cards caps new 0")
+    _ = session.handle("paris")
+    _ = session.handle("rome")
+    _ = session.handle("quit")
+    report = Self.text(session.handle("stats cards"))
+    #expect(
+      report.contains {
+        $0.hasPrefix(
+          "True retention over 30 days: 50% of 2 reviews of cards seen on an earlier day were recalled (the target is 90%)."
+        )
+      }, "\(report)")
+    let hardest = try #require(report.last?.split(separator: "\n"))
+    #expect(hardest[0] == "deck question answer recall lapses")
+    #expect(hardest[1].hasPrefix("caps Capital of Austria? Vienna "), "\(hardest)")
+  }
+
+  /// cards export prints the deck as Anki's plain text with each card's schedule; loaded into
+  /// another profile it is the same deck, with the same schedules.
+  @Test func anExportedDeckLoadsBackWithItsSchedules() throws {
+    let store = SQLiteStore.inMemory()
+    var session = Self.session(store)
+    _ = session.handle("cards load caps.txt")
+    _ = session.handle("cards caps")
+    _ = session.handle("vienna")
+    _ = session.handle("london")
+    _ = session.handle("quit")
+    guard case .result(let text)? = session.handle("cards export caps").outputs.first else {
+      Issue.record("no export")
+      return
+    }
+    #expect(text.hasPrefix("#separator:comma\n#html:false\n#guid column:1\n"))
+    #expect(text.holds("g3,Cloze,caps,{{c1::Canberra}} is in {{c2::Australia}},,"))
+    let other = SQLiteStore.inMemory()
+    var copy = testSession(clock: ManualClock(), store: other)
+    copy.state.files = MemoryFiles(["caps.txt": Array(text.utf8)])
+    #expect(
+      Self.text(copy.handle("cards load caps.txt")).last?.hasPrefix(
+        "Loaded caps (Anki's plain text): 3 notes; cards 6 added") == true)
+    for reverse in [false, true] {
+      let before = try store.read(Decks.Cards(profile: "ada", deck: "caps", reverse: reverse))
+      let after = try other.read(Decks.Cards(profile: "ada", deck: "caps", reverse: reverse))
+      #expect(before.map(\.key) == after.map(\.key))
+      #expect(before.map(\.schedule) == after.map(\.schedule))
+      #expect(before.map(\.question) == after.map(\.question) && before.map(\.answer) == after.map(\.answer))
+    }
+  }
 }

@@ -117,7 +117,7 @@ import Testing
     ("2 + qu", []),
     ("fu", ["full"]),
     ("t", ["t_P", "tan(", "tanh(", "tau", "tip", "to", "trunc("]),
-    ("set ", ["digits", "format", "rate", "separators", "tips"]),
+    ("set ", ["digits", "format", "rate", "retention", "separators", "tips"]),
     ("set f", ["format"]),
     ("set format ", ["auto", "eng", "fixed", "sci"]),
     ("set format f", ["fixed"]),

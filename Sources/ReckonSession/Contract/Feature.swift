@@ -27,10 +27,30 @@ public struct ModeSetting: Sendable {
   public let key: String
   /// How `set` shows it, from its saved text (nil: none saved).
   public let shown: @Sendable (String?) -> String
+  /// For a setting `set KEY VALUE` changes (`set retention 0.85`): its line in `help set`,
+  /// and what reads the words after the key into the text saved, or says what is wrong.
+  public let usage: String?
+  public let change: (@Sendable ([String]) -> Result<String, SettingProblem>)?
 
-  public init(key: String, shown: @escaping @Sendable (String?) -> String) {
+  public init(
+    key: String, usage: String? = nil, change: (@Sendable ([String]) -> Result<String, SettingProblem>)? = nil,
+    shown: @escaping @Sendable (String?) -> String
+  ) {
     self.key = key
+    self.usage = usage
+    self.change = change
     self.shown = shown
+  }
+}
+
+/// Why `set KEY VALUE` refused a value, in words, with an example.
+public struct SettingProblem: Error, Sendable {
+  public var message: String
+  public var example: String
+
+  public init(_ message: String, example: String) {
+    self.message = message
+    self.example = example
   }
 }
 

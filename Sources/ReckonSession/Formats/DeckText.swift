@@ -17,7 +17,23 @@ public struct DeckText: Sendable {
     public var tags: [String]
     /// A cloze note: `front` holds the text with its `{{cN::…}}` deletions.
     public var isCloze: Bool
+    /// Its line in the file (a package's: the note's id).
     public var line: Int
+    /// The comment lines after it that start `#reckon` (its cards' schedules, as `cards
+    /// export` writes them).
+    public var comments: [String] = []
+
+    public init(
+      guid: String?, deck: String?, front: String, back: String, tags: [String], isCloze: Bool, line: Int
+    ) {
+      self.guid = guid
+      self.deck = deck
+      self.front = front
+      self.back = back
+      self.tags = tags
+      self.isCloze = isCloze
+      self.line = line
+    }
   }
 
   /// One card to review: the question shown and the answer expected.
@@ -34,7 +50,10 @@ public struct DeckText: Sendable {
   }
 
   public enum Format: String, Sendable {
-    case ankiText = "Anki's plain text", csv = "CSV", markdown = "Markdown"
+    case ankiText = "Anki's plain text", csv = "CSV", markdown = "Markdown", ankiPackage = "an Anki package"
+
+    /// What a row is called in a message: a line of a text file, a note of a package.
+    public var row: String { self == .ankiPackage ? "note" : "line" }
   }
 
   public var format: Format
@@ -64,11 +83,16 @@ public struct DeckText: Sendable {
     } else {
       deck = csv(lines.joined(separator: "\n"))
     }
-    guard !deck.notes.isEmpty else {
-      let why = deck.skipped.first.map { " (line \($0.line): \($0.reason))" } ?? ""
-      return .failure(FileError("it holds no card that can be read as \(deck.format.rawValue)\(why)"))
+    return deck.refusedWhenEmpty()
+  }
+
+  /// The deck, or why not when it has no note at all (with the first row left out).
+  public func refusedWhenEmpty() -> Result<DeckText, FileError> {
+    guard !notes.isEmpty else {
+      let why = skipped.first.map { " (\(format.row) \($0.line): \($0.reason))" } ?? ""
+      return .failure(FileError("it holds no card that can be read as \(format.rawValue)\(why)"))
     }
-    return .success(deck)
+    return .success(self)
   }
 
   // MARK: Anki's plain text
@@ -117,14 +141,24 @@ public struct DeckText: Sendable {
     }
     let body = lines.dropFirst(headerLines).joined(separator: "\n")
     guard
-      case .success(let rows) = DelimitedText.csvRows(
-        body, limits: .init(fieldsPerRow: 64, fields: 10_000_000), separator: separator)
+      case .success(let (rows, comments)) = DelimitedText.csvRows(
+        body, limits: .init(fieldsPerRow: 64, fields: 10_000_000), separator: separator, comments: true)
     else {
       deck.skipped.append(Skip(line: headerLines + 1, reason: "more fields than a deck may have"))
       return deck
     }
     let special = [columns.tags, columns.deck, columns.notetype, columns.guid].compactMap { $0 }
-    for row in rows {
+    var nextComment = 0
+    for (index, row) in rows.enumerated() {
+      // The comments between this row and the next are its own.
+      var ownComments: [String] = []
+      let nextRow = index + 1 < rows.count ? rows[index + 1].line : Int.max
+      while nextComment < comments.count, comments[nextComment].line < nextRow {
+        if comments[nextComment].line > row.line, comments[nextComment].text.hasPrefix("#reckon") {
+          ownComments.append(comments[nextComment].text)
+        }
+        nextComment += 1
+      }
       let line = row.line + headerLines
       let field = { (column: Int?) -> String? in
         column.flatMap { $0 >= 1 && $0 <= row.fields.count ? row.fields[$0 - 1] : nil }
@@ -138,11 +172,12 @@ public struct DeckText: Sendable {
       }
       let text = { (raw: String) in html ? DeckText.plain(html: raw) : DeckText.clean(raw) }
       let tags = (field(columns.tags).map { $0.split(separator: " ").map(String.init) } ?? []) + tagsForAll
-      deck.add(
-        Note(
-          guid: field(columns.guid).flatMap { $0.isEmpty ? nil : $0 }, deck: field(columns.deck) ?? deckName,
-          front: text(content[0]), back: content.count > 1 ? text(content[1]) : "", tags: tags, isCloze: isCloze,
-          line: line))
+      var note = Note(
+        guid: field(columns.guid).flatMap { $0.isEmpty ? nil : $0 }, deck: field(columns.deck) ?? deckName,
+        front: text(content[0]), back: content.count > 1 ? text(content[1]) : "", tags: tags, isCloze: isCloze,
+        line: line)
+      note.comments = ownComments
+      deck.add(note)
     }
     return deck
   }
@@ -315,9 +350,18 @@ public struct DeckText: Sendable {
 
   /// HTML as the text it shows: tags out (a line break for `<br>`, `<div>` and `<p>`, the
   /// word "image" for a picture), Anki's `[sound:…]` out, entities decoded, then cleaned.
-  static func plain(html: String) -> String {
+  public static func plain(html: String) -> String {
     var out = ""
     var rest = html[...]
+    // What a <script> or <style> element holds is not shown.
+    for element in ["script", "style"] {
+      var kept = ""
+      while let open = rest.range(ofText: "<" + element), let close = rest.range(ofText: "</" + element + ">") {
+        kept += rest[rest.startIndex..<open.lowerBound]
+        rest = rest[max(close.upperBound, open.upperBound)...]
+      }
+      rest = (kept + rest)[...]
+    }
     while let lt = rest.firstIndex(of: "<") {
       out += rest[..<lt]
       guard let gt = rest[lt...].firstIndex(of: ">") else {
@@ -335,7 +379,12 @@ public struct DeckText: Sendable {
     while let sound = out.range(ofText: "[sound:"), let end = out[sound.upperBound...].firstIndex(of: "]") {
       out.removeSubrange(sound.lowerBound...end)
     }
-    return clean(HTMLEntities.decode(out))
+    // The line breaks a template puts around a field (`{{FrontSide}}\n\n<hr id=answer>\n\n`)
+    // are not part of the text.
+    var text = clean(HTMLEntities.decode(out))[...]
+    while text.first == "\n" || text.first == " " { text.removeFirst() }
+    while text.last == "\n" || text.last == " " { text.removeLast() }
+    return String(text)
   }
 
   static func describe(_ separator: UInt8) -> String {

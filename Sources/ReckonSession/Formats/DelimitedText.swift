@@ -72,18 +72,31 @@ public enum DelimitedText {
   public static func csvRows(_ text: String, limits: Limits = .none, separator: UInt8 = UInt8(ascii: ","))
     -> Result<[Row], TooManyFields>
   {
+    csvRows(text, limits: limits, separator: separator, comments: false).map(\.rows)
+  }
+
+  /// The same, and with `comments`, a line that starts with `#` outside a quoted field is a
+  /// comment (as Anki reads its text files): left out of the rows and given with its line.
+  public static func csvRows(_ text: String, limits: Limits = .none, separator: UInt8, comments: Bool)
+    -> Result<(rows: [Row], comments: [(line: Int, text: String)]), TooManyFields>
+  {
     var lines = TextLines(bytes: Array(text.utf8), lineLimit: .max - 1)
     var csv = CSVRows(limits: limits, rowLimit: .max, separator: separator)
     var rows: [Row] = []
+    var found: [(line: Int, text: String)] = []
     do throws(TooManyFields) {
       while case .text(let line)? = try? lines.next() {
+        if comments, !csv.inQuotes, line.first == UInt8(ascii: "#") {
+          found.append((lines.number, String(decoding: line, as: UTF8.self)))
+          continue
+        }
         if let row = try csv.row(after: line, number: lines.number) { rows.append(row) }
       }
       if let row = try csv.finish() { rows.append(row) }
     } catch {
       return .failure(error)
     }
-    return .success(rows)
+    return .success((rows, found))
   }
 
   /// Star-separated rows, read a line at a time.

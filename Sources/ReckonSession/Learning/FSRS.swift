@@ -25,6 +25,12 @@ struct FSRS: Sendable, Equatable {
   /// together do not stay due together).
   var fuzz = true
 
+  init(weights: [Double] = FSRS.defaultWeights, desiredRetention: Double = 0.9, fuzz: Bool = true) {
+    self.weights = weights
+    self.desiredRetention = desiredRetention
+    self.fuzz = fuzz
+  }
+
   static let defaultWeights = [
     0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835, 0.0614, 0.2629,
     1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,

@@ -12,11 +12,11 @@ extension String {
   }
 }
 
-extension String {
+extension StringProtocol {
   /// Where `needle` first occurs at or after `start`, character by character. (The standard
   /// library's `firstRange(of:)`, `contains(_:)` of a string and `split(separator:)` by a
   /// string come from the regular expression module, a megabyte and a half of the binary.)
-  func range(ofText needle: String, from start: String.Index? = nil) -> Range<String.Index>? {
+  func range(ofText needle: String, from start: Index? = nil) -> Range<Index>? {
     let needle = Array(needle)
     guard let first = needle.first else { return nil }
     var index = start ?? startIndex

@@ -23,7 +23,10 @@ public enum CardTables: ModeTables {
         "undone" BOOLEAN NOT NULL DEFAULT 0);
         CREATE INDEX "deckReview_by_card" ON "deckReview"("profile", "deck", "note", "ordinal", "reverse", "at");
         """)
-    }
+    },
+    .init("v2: a cloze card's note text") { (db) throws(SQLiteError) in
+      try db.execute(#"ALTER TABLE "deckCard" ADD COLUMN "cloze" TEXT"#)
+    },
   ]
   public static let rowNames = [
     (table: "deckCard", one: "flashcard", many: "flashcards"),
@@ -59,19 +62,21 @@ extension Decks.Load: SQLWrite {
       let k = card.key
       let saved = try db.first(
         """
-        SELECT question, answer, tags FROM deckCard
+        SELECT question, answer, tags, cloze FROM deckCard
         WHERE profile = ? AND deck = ? AND note = ? AND ordinal = ? AND reverse = ?
         """, profile, k.deck, k.note, k.ordinal, k.reverse
-      ) { (row) throws(SQLiteError) in (try row[0] as String, try row[1] as String, try row[2] as String) }
+      ) { (row) throws(SQLiteError) in
+        (try row[0] as String, try row[1] as String, try row[2] as String, try row[3] as String?)
+      }
       if let saved {
-        if saved == (card.question, card.answer, card.tags) {
+        if saved == (card.question, card.answer, card.tags, card.cloze) {
           counts.unchanged += 1
         } else {
           try db.run(
             """
-            UPDATE deckCard SET question = ?, answer = ?, tags = ?
+            UPDATE deckCard SET question = ?, answer = ?, tags = ?, cloze = ?
             WHERE profile = ? AND deck = ? AND note = ? AND ordinal = ? AND reverse = ?
-            """, card.question, card.answer, card.tags, profile, k.deck, k.note, k.ordinal, k.reverse)
+            """, card.question, card.answer, card.tags, card.cloze, profile, k.deck, k.note, k.ordinal, k.reverse)
           counts.updated += 1
         }
         continue
@@ -79,10 +84,10 @@ extension Decks.Load: SQLWrite {
       let s = card.schedule
       try db.run(
         """
-        INSERT INTO deckCard (profile, deck, note, ordinal, reverse, question, answer, tags, \(CardTables.scheduleColumns), addedAt)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO deckCard (profile, deck, note, ordinal, reverse, question, answer, tags, \(CardTables.scheduleColumns), addedAt, cloze)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """, profile, k.deck, k.note, k.ordinal, k.reverse, card.question, card.answer, card.tags, s.phase, s.step,
-        s.stability, s.difficulty, s.due, s.lastReview, s.reviews, s.lapses, at)
+        s.stability, s.difficulty, s.due, s.lastReview, s.reviews, s.lapses, at, card.cloze)
       counts.added += 1
     }
     return counts
@@ -110,13 +115,13 @@ extension Decks.Cards: SQLRead {
   public func run(in db: Database) throws(SQLiteError) -> [Decks.Card] {
     try db.all(
       """
-      SELECT note, ordinal, question, answer, tags, \(CardTables.scheduleColumns) FROM deckCard
+      SELECT note, ordinal, question, answer, tags, \(CardTables.scheduleColumns), cloze FROM deckCard
       WHERE profile = ? AND deck = ? AND reverse = ? ORDER BY addedAt, rowid
       """, profile, deck, reverse
     ) { (row) throws(SQLiteError) in
       Decks.Card(
         key: Decks.Key(deck: deck, note: try row[0], ordinal: try row[1], reverse: reverse), question: try row[2],
-        answer: try row[3], tags: try row[4], schedule: try CardTables.schedule(row, from: 5))
+        answer: try row[3], tags: try row[4], schedule: try CardTables.schedule(row, from: 5), cloze: try row[13])
     }
   }
 }
@@ -147,5 +152,34 @@ extension Decks.Undo: SQLWrite {
       WHERE profile = ? AND deck = ? AND note = ? AND ordinal = ? AND reverse = ? AND at = ?
       """, profile, key.deck, key.note, key.ordinal, key.reverse, at)
     try CardTables.save(before, profile, key, in: db)
+  }
+}
+
+extension Decks.Delete: SQLWrite {
+  public typealias Tables = CardTables
+
+  public func run(in db: Database) throws(SQLiteError) -> (cards: Int, reviews: Int) {
+    let reviews = try db.value("SELECT count(*) FROM deckReview WHERE profile = ? AND deck = ?", profile, deck) ?? 0
+    let cards = try db.value("SELECT count(*) FROM deckCard WHERE profile = ? AND deck = ?", profile, deck) ?? 0
+    try db.run("DELETE FROM deckReview WHERE profile = ? AND deck = ?", profile, deck)
+    try db.run("DELETE FROM deckCard WHERE profile = ? AND deck = ?", profile, deck)
+    return (cards, reviews)
+  }
+}
+
+extension Decks.ReviewLog: SQLRead {
+  public typealias Tables = CardTables
+
+  public func run(in db: Database) throws(SQLiteError) -> [Decks.LoggedReview] {
+    try db.all(
+      """
+      SELECT deck, note, ordinal, reverse, rating, at, milliseconds FROM deckReview
+      WHERE profile = ? AND NOT undone AND (?2 IS NULL OR deck = ?2) ORDER BY at, id
+      """, profile, deck
+    ) { (row) throws(SQLiteError) in
+      Decks.LoggedReview(
+        key: Decks.Key(deck: try row[0], note: try row[1], ordinal: try row[2], reverse: try row[3]),
+        rating: try row[4], at: try row[5], milliseconds: try row[6])
+    }
   }
 }

@@ -7,35 +7,51 @@ struct CardsCommand: Command {
     name: "cards", usage: "cards [DECK | load FILE]", summary: "flashcard decks, scheduled by FSRS",
     details: """
       cards                your decks, with their new, learning and due cards
-      cards load FILE      add a deck (or update it): Anki's "Notes in Plain Text"
-                           export, CSV front,back[,tags], or Markdown Q:/A: pairs
+      cards load FILE      add a deck (or update it): an Anki package (.apkg),
+                           Anki's "Notes in Plain Text" export, CSV
+                           front,back[,tags], or Markdown Q:/A: pairs
       cards DECK           review what is due, and up to 20 new cards
       cards DECK new 50    with up to 50 new cards
       cards DECK reverse   ask back to front
       cards DECK browse    every card: its state, when due, how well it is known
-      Type the answer, or press Enter to see it and grade yourself (1 again, 2 hard,
-      3 good, 4 easy). Every grade is saved as it is given; undo takes it back.
-      """)
+      cards DECK delete    delete a deck and its history (asks first)
+      cards export DECK    print the deck as Anki's plain text, with each card's
+                           schedule (Anki imports it; so does cards load)
+      Type the answer, or press Enter to see it and grade yourself (1 again,
+      2 hard, 3 good, 4 easy). Every grade is saved as it is given; undo takes
+      it back. set retention 0.9 sets the chance of recall the reviews aim for;
+      stats cards shows reviews a day, what falls due, the true retention and
+      the hardest cards.
+      """, readsSettings: true)
 
   enum Action {
     case list
     case load(String)
     case review(deck: String, new: Int, reverse: Bool)
     case browse(deck: String)
+    case delete(deck: String)
+    case export(deck: String)
   }
 
   let action: Action
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
-    guard words.isEmpty else { return words.count == 1 ? ["new", "reverse"] : [] }
-    let decks = (try? state.load(Decks.All(profile: state.profile, dueBefore: CardsCommand.endOfToday(state)))) ?? []
-    return ["load"] + decks.map(\.deck)
+    guard words.isEmpty else { return words.count == 1 ? ["new", "reverse", "browse", "delete"] : [] }
+    return ["load", "export"] + deckNames(in: state)
   }
 
   init(parsing arguments: Arguments, in state: SessionState) throws(Diagnostic) {
     let words = arguments.words
     guard let first = words.first else {
       action = .list
+      return
+    }
+    if first.lowercased == "export" {
+      guard words.count >= 2 else {
+        throw Diagnostic(
+          "cards export needs a deck", at: first.span, hint: "for example: cards export Capitals > capitals.txt")
+      }
+      action = .export(deck: words.dropFirst().map(\.text).joined(separator: " "))
       return
     }
     if first.lowercased == "load" {
@@ -47,13 +63,29 @@ struct CardsCommand: Command {
       action = .load(String(String.UnicodeScalarView(Array(arguments.line.unicodeScalars)[start...])).trimmingSpaces)
       return
     }
-    if words.count == 2, words[1].lowercased == "browse" {
-      action = .browse(deck: first.text)
+    // A deck's name may be several words (Anki's "Country Capitals"): the longest run of
+    // words from the first that names a deck, else the first word.
+    let names = CardsCommand.deckNames(in: state).map { $0.lowercased() }
+    var index = 1
+    var deck = first.text
+    for count in stride(from: words.count, through: 2, by: -1) {
+      let name = words[0..<count].map(\.text).joined(separator: " ")
+      if names.contains(name.lowercased()) {
+        deck = name
+        index = count
+        break
+      }
+    }
+    if words.count == index + 1, words[index].lowercased == "browse" {
+      action = .browse(deck: deck)
+      return
+    }
+    if words.count == index + 1, words[index].lowercased == "delete" {
+      action = .delete(deck: deck)
       return
     }
     var new = 20
     var reverse = false
-    var index = 1
     while index < words.count {
       switch words[index].lowercased {
       case "reverse":
@@ -62,17 +94,42 @@ struct CardsCommand: Command {
       case "new":
         guard index + 1 < words.count, let n = Int(words[index + 1].text), (0...1000).contains(n) else {
           throw Diagnostic(
-            "new takes how many new cards, from 0 to 1,000", at: words[index].span, hint: "cards \(first.text) new 50")
+            "new takes how many new cards, from 0 to 1,000", at: words[index].span, hint: "cards \(deck) new 50")
         }
         new = n
         index += 2
       default:
         throw Diagnostic(
-          "cards \(first.text) takes new N and reverse", at: words[index].span,
-          hint: "cards \(first.text) new 50 reverse")
+          "cards \(deck) takes new N, reverse or browse", at: words[index].span,
+          hint: "cards \(deck) new 50 reverse")
       }
     }
-    action = .review(deck: first.text, new: new, reverse: reverse)
+    action = .review(deck: deck, new: new, reverse: reverse)
+  }
+
+  /// `cards export DECK`: the deck as Anki's plain text, with its schedules.
+  static func export(_ deck: String, in state: SessionState) -> Reply {
+    guard let name = named(deck, in: state) else {
+      return Reply([.warning("no deck called \(deck): cards lists your decks")])
+    }
+    do {
+      let cards =
+        try state.load(Decks.Cards(profile: state.profile, deck: name, reverse: false))
+        + state.load(Decks.Cards(profile: state.profile, deck: name, reverse: true))
+      return Reply([.result(String(CardsExport.text(of: cards).dropLast()))])
+    } catch {
+      return Reply([.warning("the deck could not be read: \(error.message)")])
+    }
+  }
+
+  /// The deck's name as saved, for a name typed in any case.
+  static func named(_ deck: String, in state: SessionState) -> String? {
+    deckNames(in: state).first { $0.lowercased() == deck.lowercased() }
+  }
+
+  /// The profile's decks' names (none when they cannot be read).
+  static func deckNames(in state: SessionState) -> [String] {
+    ((try? state.load(Decks.All(profile: state.profile, dueBefore: 0))) ?? []).map(\.deck)
   }
 
   func run(in state: inout SessionState) throws(Diagnostic) -> ModeStep {
@@ -82,6 +139,8 @@ struct CardsCommand: Command {
     case .review(let deck, let new, let reverse):
       return CardsCommand.review(deck, new: new, reverse: reverse, in: &state)
     case .browse(let deck): return .stay(CardsCommand.browse(deck, in: state))
+    case .delete(let deck): return CardsDeletion.start(CardsCommand.named(deck, in: state) ?? deck, in: state)
+    case .export(let deck): return .stay(CardsCommand.export(deck, in: state))
     }
   }
 
@@ -102,12 +161,24 @@ struct CardsCommand: Command {
   /// Reads a deck file and saves its cards in one write: all of it, or nothing.
   static func load(_ path: String, in state: inout SessionState) -> Reply {
     let bytes: [UInt8]
-    switch state.readFile(path, limit: 64 << 20, kind: "a deck") {
+    // A package may hold its pictures and sounds too: up to 256 MiB (of which only the
+    // collection is read); a text deck up to 64.
+    let isPackage = path.lowercased().hasSuffix(".apkg") || path.lowercased().hasSuffix(".colpkg")
+    switch state.readFile(path, limit: isPackage ? FileLimits.any : 64 << 20, kind: "a deck") {
     case .success(let read): bytes = read
     case .failure(let problem): return Reply([.warning("\(path): \(problem.message)")])
     }
+    let read: Result<DeckText, FileError>
+    if isPackage || bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+      guard let packages = state.packages else {
+        return Reply([.warning("\(path): this session cannot read Anki packages")])
+      }
+      read = packages.deck(fromPackage: bytes)
+    } else {
+      read = DeckText.read(String(decoding: bytes, as: UTF8.self), name: path)
+    }
     let deck: DeckText
-    switch DeckText.read(String(decoding: bytes, as: UTF8.self), name: path) {
+    switch read {
     case .success(let read): deck = read
     case .failure(let error): return Reply([.warning("\(path): \(error.message)")])
     }
@@ -118,17 +189,23 @@ struct CardsCommand: Command {
     for note in deck.notes {
       let name = (note.deck?.isEmpty == false ? note.deck! : fileDeck.isEmpty ? "deck" : fileDeck)
       let key = note.guid ?? "t:" + StableHash.hex(StableHash.of(Folding.key(note.front)))
+      // Schedules a `cards export` wrote: for the cards not here yet.
+      let schedules = note.comments.compactMap(CardsExport.schedule)
+      let schedule = { (ordinal: Int, reverse: Bool) in
+        schedules.last { $0.ordinal == ordinal && $0.reverse == reverse }?.schedule ?? .new(at: now)
+      }
       for card in DeckText.cards(of: note) {
         let tags = note.tags.joined(separator: " ")
         cards.append(
           Decks.Card(
             key: Decks.Key(deck: name, note: key, ordinal: card.ordinal, reverse: false), question: card.question,
-            answer: card.answer, tags: tags, schedule: .new(at: now)))
+            answer: card.answer, tags: tags, schedule: schedule(card.ordinal, false),
+            cloze: note.isCloze ? note.front : nil))
         if !note.isCloze {
           cards.append(
             Decks.Card(
               key: Decks.Key(deck: name, note: key, ordinal: card.ordinal, reverse: true), question: card.answer,
-              answer: card.question, tags: tags, schedule: .new(at: now)))
+              answer: card.question, tags: tags, schedule: schedule(card.ordinal, true)))
         }
       }
     }
@@ -138,8 +215,9 @@ struct CardsCommand: Command {
         Decks.Load(profile: state.profile, cards: cards, at: now), failure: "the deck is not saved")
     else { return Reply([.warning("\(path): the deck could not be saved; nothing of it was loaded")]) }
     let decks = Set(cards.map(\.key.deck)).sorted()
-    var outputs: [Output] = deck.skipped.isEmpty ? [] : [.note("Skipped \(Wording.count(deck.skipped.count, "row")):")]
-    outputs += deck.skipped.map { .note("  line \($0.line): \($0.reason)") }
+    var outputs: [Output] =
+      deck.skipped.isEmpty ? [] : [.note("Skipped \(Wording.count(deck.skipped.count, deck.format.row)):")]
+    outputs += deck.skipped.map { .note("  \(deck.format.row) \($0.line): \($0.reason)") }
     outputs.append(
       .note(
         "Loaded \(decks.joined(separator: ", ")) (\(deck.format.rawValue)): \(Wording.count(deck.notes.count, "note")); "
@@ -179,7 +257,7 @@ struct CardsCommand: Command {
     } catch {
       return Reply([.warning("the deck could not be read: \(error.message)")])
     }
-    let scheduler = FSRS()
+    let scheduler = FSRS(desiredRetention: state.settings.retention)
     let cut = { (text: String, n: Int) in
       let line = String(text.map { $0 == "\n" ? " " : $0 })
       return line.count <= n ? line : String(line.prefix(n - 1)) + "…"
@@ -229,6 +307,7 @@ struct CardsCommand: Command {
     }
     let fresh = cards.filter { $0.schedule.reviews == 0 }.prefix(new)
     var mode = CardsMode(deck: cards.first?.key.deck ?? deck, queue: due + fresh)
+    mode.scheduler = FSRS(desiredRetention: state.settings.retention)
     let intro = Output.note(
       "\(mode.deck)\(reverse ? " (back to front)" : ""): \(Wording.count(due.count, "card")) due, \(fresh.count) new. "
         + "Type the answer, or Enter to see it; undo, help, quit.")
@@ -238,6 +317,17 @@ struct CardsCommand: Command {
   }
 }
 
+extension SessionState {
+  /// `reckon --deck FILE`: the deck loaded as `cards load FILE` loads it; `loaded` is false
+  /// when nothing of it was (the reply says why).
+  public mutating func useDeck(from path: String) -> (reply: Reply, loaded: Bool) {
+    let reply = CardsCommand.load(path, in: &self)
+    return (reply, !reply.outputs.contains { if case .warning = $0 { true } else { false } })
+  }
+}
+
 enum CardsFeature: Feature {
   static let commands: [any Command.Type] = [CardsCommand.self]
+  static let settings = [CardsSettings.retention]
+  static let statistics = [CardsStatistics.topic]
 }

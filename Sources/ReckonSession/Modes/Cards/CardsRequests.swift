@@ -51,13 +51,17 @@ public enum Decks {
     public var answer: String
     public var tags: String
     public var schedule: Schedule
+    /// A cloze card's note, the text with its `{{cN::…}}` deletions (nil for a basic card):
+    /// what `cards export` writes back.
+    public var cloze: String?
 
-    public init(key: Key, question: String, answer: String, tags: String, schedule: Schedule) {
+    public init(key: Key, question: String, answer: String, tags: String, schedule: Schedule, cloze: String? = nil) {
       self.key = key
       self.question = question
       self.answer = answer
       self.tags = tags
       self.schedule = schedule
+      self.cloze = cloze
     }
   }
 
@@ -133,5 +137,35 @@ public enum Decks {
     public var key: Key
     public var at: Int64
     public var before: Schedule
+  }
+}
+
+extension Decks {
+  /// Deletes a deck: its cards and their reviews. Answers how many of each went.
+  public struct Delete: StoreWrite {
+    public typealias Answer = (cards: Int, reviews: Int)
+    public var profile: String
+    public var deck: String
+  }
+
+  /// Every review given (and not taken back), oldest first: of one deck, or of all of them.
+  public struct ReviewLog: StoreRead {
+    public typealias Answer = [LoggedReview]
+    public var profile: String
+    public var deck: String?
+  }
+
+  public struct LoggedReview: Sendable, Equatable {
+    public var key: Key
+    public var rating: Int
+    public var at: Int64
+    public var milliseconds: Int64
+
+    public init(key: Key, rating: Int, at: Int64, milliseconds: Int64) {
+      self.key = key
+      self.rating = rating
+      self.at = at
+      self.milliseconds = milliseconds
+    }
   }
 }

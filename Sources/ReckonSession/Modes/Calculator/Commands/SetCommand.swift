@@ -23,11 +23,14 @@ struct SetCommand: Command {
       set rate EUR 1.08 USD  an exchange rate: 1 EUR is 1.08 USD, as of today
                              (rates lists them; rates load FILE reads the
                              ECB's daily file)
-      Integers always print in full, as integers, in every format.
-      Settings are saved for your profile.
-      """, readsSettings: true)
+      """ + Commands.modeSettings.compactMap(\.usage).map { "\n" + $0 }.joined() + """
 
-  static let settingNames = ["digits", "tips", "format", "separators", "rate"]
+        Integers always print in full, as integers, in every format.
+        Settings are saved for your profile.
+        """, readsSettings: true)
+
+  static let settingNames =
+    ["digits", "tips", "format", "separators", "rate"] + Commands.modeSettings.filter { $0.change != nil }.map(\.key)
   static let styleNames = ["auto", "fixed", "sci", "eng"]
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
@@ -47,6 +50,8 @@ struct SetCommand: Command {
     case format(NumberFormatter.Style)
     case separators(Bool)
     case rate(ExchangeRates.Rate)
+    /// A mode's setting (`set retention 0.85`), as the text saved.
+    case mode(key: String, text: String)
   }
 
   let change: Change
@@ -111,6 +116,16 @@ struct SetCommand: Command {
       change = .separators(word == "on")
     case "rate", "rates":
       change = .rate(try SetCommand.rate(list, in: state))
+    case let key where Commands.modeSettings.contains { $0.key == key && $0.change != nil }:
+      let setting = Commands.modeSettings.first { $0.key == key }!
+      let words = arguments.words.dropFirst()
+      switch setting.change!(words.map(\.text)) {
+      case .success(let text): change = .mode(key: key, text: text)
+      case .failure(let problem):
+        throw Diagnostic(
+          problem.message, at: words.first.map { $0.span.union(words.last!.span) } ?? arguments.end,
+          hint: problem.example)
+      }
     default:
       let guess = Suggestions.closest(to: what, in: SetCommand.settingNames).map { "; did you mean '\($0)'?" } ?? ""
       throw Diagnostic("unknown setting \(Diagnostic.quoted(what))\(guess)", at: tokens[0].span, hint: settingsHint)
@@ -152,6 +167,11 @@ struct SetCommand: Command {
       state.settings.separators = on
       state.saveSetting("separators")
       return .stay(Reply([.note("separators: \(on ? "on" : "off")")]))
+    case .mode(let key, let text):
+      state.settings.modes[key] = text
+      state.saveSetting(key)
+      let shown = Commands.modeSettings.first { $0.key == key }?.shown(text) ?? text
+      return .stay(Reply([.note("\(key): \(shown)")]))
     case .rate(let rate):
       state.settings.rates.set(rate)
       state.saveSetting("rates", what: "the rate applies now but could not be saved")

@@ -7,7 +7,7 @@ struct StatsCommand: Command {
   static let help = CommandHelp(
     name: "stats", usage: "stats [\(Commands.statistics.prefix(2).map(\.name).joined(separator: "|"))|…]",
     summary: "your progress in a game, day by day",
-    details: Commands.statistics.map(\.help).joined(separator: "\n"))
+    details: Commands.statistics.map(\.help).joined(separator: "\n"), readsSettings: true)
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
     words.isEmpty ? Commands.statistics.map(\.name) : nil

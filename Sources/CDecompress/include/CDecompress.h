@@ -1,0 +1,27 @@
+#ifndef RECKON_CDECOMPRESS_H
+#define RECKON_CDECOMPRESS_H
+
+#include <stddef.h>
+
+// Inflating a zip entry (zlib) and decoding a Zstandard frame (libzstd), for reading Anki's
+// packages. Both libraries are opened with dlopen the first time one is needed, so that they
+// cost nothing at start-up: zlib1g and libzstd1 are on every Debian system (dpkg needs them).
+
+#define RECKON_DECOMPRESS_OK 0
+// The library could not be opened (its message is in `why`).
+#define RECKON_DECOMPRESS_NO_LIBRARY 1
+// The data is not what it says (its message is in `why`).
+#define RECKON_DECOMPRESS_CORRUPT 2
+// It would be larger than the limit given.
+#define RECKON_DECOMPRESS_TOO_LARGE 3
+// Out of memory.
+#define RECKON_DECOMPRESS_NO_MEMORY 4
+
+// Decompresses `input` (raw deflate when `zstd` is 0, one or more Zstandard frames when it is
+// 1) into a buffer of its own, of at most `limit` bytes. On success *output (free it with
+// free) and *length hold the result. On failure *output is NULL and `why` (of `why_size`
+// bytes) says why in a few words.
+int reckon_decompress(int zstd, const unsigned char *input, size_t input_length, size_t limit,
+                      unsigned char **output, size_t *length, char *why, size_t why_size);
+
+#endif
