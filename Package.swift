@@ -102,7 +102,7 @@ let package = Package(
     // The fuzz targets (fuzz/README.md): functions over arbitrary bytes. The tests replay the
     // seed corpus and every input the fuzzer ever found through them.
     .target(
-      name: "ReckonFuzzTargets", dependencies: ["ReckonCore", "ReckonSession"],
+      name: "ReckonFuzzTargets", dependencies: ["ReckonCore", "ReckonSession", "ReckonStore"],
       path: "fuzz/Targets", swiftSettings: strictImports),
     .testTarget(name: "FuzzRegressionTests", dependencies: ["ReckonFuzzTargets"]),
   ],

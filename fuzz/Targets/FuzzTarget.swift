@@ -21,6 +21,9 @@ public struct FuzzTarget: Sendable {
     FuzzTarget(name: "personality", summary: "personality quiz JSON", run: ImportTargets.personality),
     FuzzTarget(name: "words", summary: "anagram word lists", run: ImportTargets.words),
     FuzzTarget(name: "levels", summary: "anagram level tables", run: ImportTargets.levels),
+    FuzzTarget(
+      name: "decks", summary: "flashcard decks: Anki's plain text, CSV and Markdown", run: DeckTargets.text),
+    FuzzTarget(name: "apkg", summary: "Anki packages: zip, inflate, Zstandard, SQLite", run: DeckTargets.package),
   ]
 
   public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

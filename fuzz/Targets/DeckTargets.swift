@@ -1,0 +1,44 @@
+import ReckonSession
+import ReckonStore
+
+/// The flashcard decks' readers on arbitrary bytes: the three text formats, and the Anki
+/// package reader (zip, inflate, Zstandard, an SQLite collection read in memory).
+enum DeckTargets {
+  /// The first byte picks the file's name (so its format): Anki's text, CSV or Markdown.
+  @Sendable static func text(_ bytes: [UInt8]) {
+    guard let first = bytes.first else { return }
+    let name = ["deck.txt", "deck.csv", "deck.md"][Int(first) % 3]
+    let body = Array(bytes.dropFirst())
+    switch DeckText.read(String(decoding: body, as: UTF8.self), name: name) {
+    case .success(let deck):
+      let lines = ImportTargets.lineCount(body)
+      require(!deck.notes.isEmpty, "a deck read with no notes")
+      for skip in deck.skipped {
+        require(skip.line >= 1 && skip.line <= lines, "skip at line \(skip.line) of \(lines)")
+        require(!skip.reason.isEmpty, "a skip without a reason")
+      }
+      for note in deck.notes {
+        require(!note.front.isEmpty, "a note with an empty front")
+        let cards = DeckText.cards(of: note)
+        require(!cards.isEmpty, "a note with no card")
+        require(note.isCloze || cards.count == 1, "a basic note with \(cards.count) cards")
+        require(note.line >= 1 && note.line <= lines, "a note at line \(note.line) of \(lines)")
+      }
+    case .failure(let failure):
+      require(!failure.message.isEmpty, "a failure without a message")
+    }
+  }
+
+  @Sendable static func package(_ bytes: [UInt8]) {
+    switch AnkiPackage().deck(fromPackage: bytes) {
+    case .success(let deck):
+      require(!deck.notes.isEmpty, "a package read with no notes")
+      for note in deck.notes {
+        require(!note.front.isEmpty, "a note with an empty front")
+        require(!DeckText.cards(of: note).isEmpty, "a note with no card")
+      }
+    case .failure(let failure):
+      require(!failure.message.isEmpty, "a failure without a message")
+    }
+  }
+}
