@@ -203,13 +203,25 @@ extension SQLiteStore {
         // made at the damaged file's version.
         let ours = copies[index].columns.map(\.name)
         let theirs = (try? columnNames(of: copies[index].name, in: "main", source)).flatMap { $0.isEmpty ? nil : $0 }
-        let shared = copies[index].columns.filter { !$0.isRowid && Set(theirs ?? ours).contains($0.name) }
+        // A column whose name is damaged in the schema (`mode` read as `modV`) is read by its
+        // place: the fresh table is made at the damaged file's version, so its columns are the
+        // same, in the same order, and a name only one side has, at one place, is that column.
+        var readAs: [String: String] = [:]
+        if let theirs, theirs.count == ours.count {
+          for (mine, other) in zip(ours, theirs) where mine != other && !theirs.contains(mine) && !ours.contains(other)
+          {
+            readAs[mine] = other
+          }
+        }
+        let shared = copies[index].columns.filter {
+          !$0.isRowid && (Set(theirs ?? ours).contains($0.name) || readAs[$0.name] != nil)
+        }
         guard !shared.isEmpty else {
           copies[index].gaps = [RowidGap(after: Int64.min, before: nil)]
           continue
         }
         let (gaps, rejected) = try copyRows(
-          of: copies[index].name, columns: shared, from: source, into: db, limits)
+          of: copies[index].name, columns: shared, readAs: readAs, from: source, into: db, limits)
         copies[index].gaps = gaps
         copies[index].damaged = !gaps.isEmpty || rejected > 0
       }
@@ -332,13 +344,16 @@ extension SQLiteStore {
   /// a value is not of its column's type (SQLite reads another table's rows through a
   /// pointer damaged to point at them). Returns the gaps, and how many rows did not fit.
   static func copyRows(
-    of table: String, columns: [SalvageColumn], from source: Database, into db: Database, _ limits: SalvageLimits
+    of table: String, columns: [SalvageColumn], readAs: [String: String] = [:], from source: Database,
+    into db: Database, _ limits: SalvageLimits
   ) throws(SalvageProblem) -> (gaps: [RowidGap], rejected: Int) {
     var rejected = 0
-    let list = columns.map { quoted($0.name) }.joined(separator: ", ")
+    // What is read: each column by its name in the damaged file (`readAs`: a damaged name).
+    let list = columns.map { quoted(readAs[$0.name] ?? $0.name) }.joined(separator: ", ")
+    let targets = columns.map { quoted($0.name) }.joined(separator: ", ")
     let from = "FROM main.\(quoted(table))"
     let marks = [String](repeating: "?", count: columns.count + 1).joined(separator: ", ")
-    let insert = "INSERT OR IGNORE INTO main.\(quoted(table)) (rowid, \(list)) VALUES (\(marks))"
+    let insert = "INSERT OR IGNORE INTO main.\(quoted(table)) (rowid, \(targets)) VALUES (\(marks))"
     // Every row read goes in; returns the last rowid read, and whether it read to the end.
     // `increasing`: a rowid not larger than the one before (a tree whose pointers loop back,
     // which SQLite can read round many times before it notices) ends the scan as damage.
