@@ -229,4 +229,43 @@ import Testing
       #expect(before.map(\.question) == after.map(\.question) && before.map(\.answer) == after.map(\.answer))
     }
   }
+
+  /// optimize fits the deck's weights once it has enough reviews, keeps them, and the
+  /// deck's schedules use them; with too few it says how many it needs.
+  @Test func optimizeFitsTheDecksWeights() throws {
+    let store = SQLiteStore.inMemory()
+    let clock = ManualClock()
+    var session = testSession(clock: clock, store: store)
+    let notes = (1...150).map { "n\($0)\tquestion \($0)\tanswer \($0)" }
+    session.state.files = MemoryFiles([
+      "big.txt": Array(("#separator:tab\n#guid column:1\n" + notes.joined(separator: "\n")).utf8)
+    ])
+    _ = session.handle("cards load big.txt")
+    let few = Self.text(session.handle("cards big optimize"))
+    #expect(
+      few.first?.hasPrefix("big has 0 reviews of a card seen on an earlier day; fitting FSRS to a deck needs 512")
+        == true, "\(few)")
+    var truth = FSRS.defaultWeights
+    truth[20] = 0.4
+    let histories = FSRSOptimizerTests.histories(cards: 150, days: 120, seed: 5, truth: truth)
+    for (index, reviews) in histories.enumerated() {
+      for review in reviews {
+        try store.write(
+          Decks.Review(
+            profile: "ada", key: Decks.Key(deck: "big", note: "n\(index + 1)", ordinal: 1, reverse: false),
+            rating: review.rating, at: review.at, milliseconds: 3000, before: .new(at: 0), after: .new(at: 0)))
+      }
+    }
+    let fitted = Self.text(session.handle("cards BIG optimize"))
+    #expect(fitted.first?.hasPrefix("Fitted FSRS to ") == true, "\(fitted)")
+    #expect(fitted.first?.hasSuffix("big's reviews use them from now on.") == true, "\(fitted)")
+    let weights = try #require(try store.read(Decks.Weights(profile: "ada", deck: "big")))
+    #expect(weights.count == 21 && weights != FSRS.defaultWeights)
+    #expect(CardsCommand.scheduler("big", in: session.state).weights == weights)
+    #expect(CardsCommand.scheduler("other", in: session.state).weights == FSRS.defaultWeights)
+    // Deleting the deck deletes its weights.
+    _ = session.handle("cards big delete")
+    _ = session.handle("yes")
+    #expect(try store.read(Decks.Weights(profile: "ada", deck: "big")) == nil)
+  }
 }

@@ -35,7 +35,6 @@ struct FSRS: Sendable, Equatable {
     0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835, 0.0614, 0.2629,
     1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,
   ]
-  static let minimumStability = 0.001
   static let day: Int64 = 86_400_000
 
   enum Rating: Int, Sendable, Hashable, CaseIterable {
@@ -59,19 +58,15 @@ struct FSRS: Sendable, Equatable {
     init(due: Int64) { self.due = due }
   }
 
-  /// e to the `x`, as the reference computes it (Python's `math.e ** x`, which is `pow`, not
-  /// `exp`: they differ in the last bit, and over a long history that shows).
-  private func powE(_ x: Double) -> Double { pow(2.718281828459045, x) }
+  /// The memory formulas over these weights.
+  var memory: FSRSMemory<Double> { FSRSMemory(w: weights) }
 
-  var decay: Double { -weights[20] }
-  /// Chosen so that the retrievability after `stability` days is 90%.
-  var factor: Double { pow(0.9, 1 / decay) - 1 }
+  var decay: Double { memory.decay }
 
   /// The chance of recalling `card` at `now`: 0 before its first review.
   func retrievability(_ card: Card, at now: Int64) -> Double {
     guard let last = card.lastReview, let stability = card.stability else { return 0 }
-    let elapsed = max(0, FSRS.days(from: last, to: now))
-    return pow(1 + factor * Double(elapsed) / stability, decay)
+    return memory.retrievability(elapsedDays: max(0, FSRS.days(from: last, to: now)), stability: stability)
   }
 
   /// Whole days from one moment to another, counted down (as Python's `timedelta.days`).
@@ -83,17 +78,14 @@ struct FSRS: Sendable, Equatable {
   /// `card` reviewed at `now` with `rating`: its next memory state, phase, step and due time.
   func review(_ card: Card, _ rating: Rating, at now: Int64, random: inout some RandomNumberGenerator) -> Card {
     var card = card
-    let elapsed = card.lastReview.map { FSRS.days(from: $0, to: now) }
-    let sameDay = elapsed.map { $0 < 1 } ?? false
     var interval: Int64
     switch card.phase {
     case .learning, .relearning:
       let steps = card.phase == .learning ? learningSteps : relearningSteps
       if card.phase == .learning, card.stability == nil || card.difficulty == nil {
-        card.stability = initialStability(rating)
-        card.difficulty = clampDifficulty(initialDifficulty(rating))
+        (card.stability, card.difficulty) = memory.afterReview(nil, elapsedDays: 0, rating: rating.rawValue)
       } else {
-        updateMemory(&card, rating, sameDay: sameDay, at: now)
+        updateMemory(&card, rating, at: now)
       }
       let step = card.step ?? 0
       if steps.isEmpty || (step >= steps.count && rating != .again) {
@@ -119,7 +111,7 @@ struct FSRS: Sendable, Equatable {
         }
       }
     case .review:
-      updateMemory(&card, rating, sameDay: sameDay, at: now)
+      updateMemory(&card, rating, at: now)
       if rating == .again, !relearningSteps.isEmpty {
         card.phase = .relearning
         card.step = 0
@@ -141,56 +133,21 @@ struct FSRS: Sendable, Equatable {
     return FSRS.day * Int64(nextInterval(card.stability!))
   }
 
-  private func updateMemory(_ card: inout Card, _ rating: Rating, sameDay: Bool, at now: Int64) {
-    let (stability, difficulty) = (card.stability!, card.difficulty!)
-    card.stability =
-      sameDay
-      ? shortTermStability(stability, rating)
-      : nextStability(difficulty, stability, retrievability(card, at: now), rating)
-    card.difficulty = nextDifficulty(difficulty, rating)
+  /// A review after the first: the short-term rule on the same day (under a whole day since
+  /// the last), the long-term one after.
+  private func updateMemory(_ card: inout Card, _ rating: Rating, at now: Int64) {
+    let elapsed = card.lastReview.map { FSRS.days(from: $0, to: now) } ?? 0
+    (card.stability, card.difficulty) = memory.afterReview(
+      (card.stability!, card.difficulty!), elapsedDays: elapsed, rating: rating.rawValue)
   }
 
-  func initialStability(_ rating: Rating) -> Double { max(weights[rating.rawValue - 1], FSRS.minimumStability) }
-
-  func initialDifficulty(_ rating: Rating) -> Double { weights[4] - powE(weights[5] * Double(rating.rawValue - 1)) + 1 }
-
-  func clampDifficulty(_ d: Double) -> Double { min(max(d, 1), 10) }
+  func initialStability(_ rating: Rating) -> Double { memory.initialStability(rating.rawValue) }
 
   /// Days until the next review for the desired retention: whole days (halves to even, as
   /// Python rounds), at least 1, at most the maximum.
   func nextInterval(_ stability: Double) -> Int {
-    let days = (stability / factor * (pow(desiredRetention, 1 / decay) - 1)).rounded(.toNearestOrEven)
+    let days = (stability / memory.factor * (pow(desiredRetention, 1 / decay) - 1)).rounded(.toNearestOrEven)
     return min(max(Int(days), 1), maximumInterval)
-  }
-
-  func shortTermStability(_ stability: Double, _ rating: Rating) -> Double {
-    var increase = powE(weights[17] * (Double(rating.rawValue) - 3 + weights[18])) * pow(stability, -weights[19])
-    if rating != .again { increase = max(increase, 1) }
-    return max(stability * increase, FSRS.minimumStability)
-  }
-
-  func nextDifficulty(_ difficulty: Double, _ rating: Rating) -> Double {
-    let delta = -(weights[6] * Double(rating.rawValue - 3))
-    let damped = difficulty + (10 - difficulty) * delta / 9
-    return clampDifficulty(weights[7] * initialDifficulty(.easy) + (1 - weights[7]) * damped)
-  }
-
-  func nextStability(_ difficulty: Double, _ stability: Double, _ r: Double, _ rating: Rating) -> Double {
-    let next: Double
-    if rating == .again {
-      let longTerm =
-        weights[11] * pow(difficulty, -weights[12]) * (pow(stability + 1, weights[13]) - 1)
-        * powE((1 - r) * weights[14])
-      next = min(longTerm, stability / powE(weights[17] * weights[18]))
-    } else {
-      let hard = rating == .hard ? weights[15] : 1
-      let easy = rating == .easy ? weights[16] : 1
-      next =
-        stability
-        * (1 + powE(weights[8]) * (11 - difficulty) * pow(stability, -weights[9])
-          * (powE((1 - r) * weights[10]) - 1) * hard * easy)
-    }
-    return max(next, FSRS.minimumStability)
   }
 
   /// The days an interval of `days` is spread over, as the reference computes them: a draw

@@ -27,10 +27,19 @@ public enum CardTables: ModeTables {
     .init("v2: a cloze card's note text") { (db) throws(SQLiteError) in
       try db.execute(#"ALTER TABLE "deckCard" ADD COLUMN "cloze" TEXT"#)
     },
+    .init("v3: a deck's fitted FSRS weights") { (db) throws(SQLiteError) in
+      try db.execute(
+        """
+        CREATE TABLE "deckWeights" ("profile" TEXT NOT NULL REFERENCES "profile"("name") ON DELETE CASCADE, \
+        "deck" TEXT NOT NULL, "weights" TEXT NOT NULL, "reviews" INTEGER NOT NULL, "logLoss" REAL NOT NULL, \
+        "at" INTEGER NOT NULL, PRIMARY KEY ("profile", "deck"))
+        """)
+    },
   ]
   public static let rowNames = [
     (table: "deckCard", one: "flashcard", many: "flashcards"),
     (table: "deckReview", one: "flashcard review", many: "flashcard reviews"),
+    (table: "deckWeights", one: "deck's FSRS weights", many: "decks' FSRS weights"),
   ]
 
   static let scheduleColumns = "phase, step, stability, difficulty, due, lastReview, reviews, lapses"
@@ -159,9 +168,12 @@ extension Decks.Delete: SQLWrite {
   public typealias Tables = CardTables
 
   public func run(in db: Database) throws(SQLiteError) -> (cards: Int, reviews: Int) {
-    let reviews = try db.value("SELECT count(*) FROM deckReview WHERE profile = ? AND deck = ?", profile, deck) ?? 0
+    // The reviews given and not taken back, as the deck's history counts them.
+    let reviews =
+      try db.value("SELECT count(*) FROM deckReview WHERE profile = ? AND deck = ? AND NOT undone", profile, deck) ?? 0
     let cards = try db.value("SELECT count(*) FROM deckCard WHERE profile = ? AND deck = ?", profile, deck) ?? 0
     try db.run("DELETE FROM deckReview WHERE profile = ? AND deck = ?", profile, deck)
+    try db.run("DELETE FROM deckWeights WHERE profile = ? AND deck = ?", profile, deck)
     try db.run("DELETE FROM deckCard WHERE profile = ? AND deck = ?", profile, deck)
     return (cards, reviews)
   }
@@ -181,5 +193,33 @@ extension Decks.ReviewLog: SQLRead {
         key: Decks.Key(deck: try row[0], note: try row[1], ordinal: try row[2], reverse: try row[3]),
         rating: try row[4], at: try row[5], milliseconds: try row[6])
     }
+  }
+}
+
+extension Decks.Weights: SQLRead {
+  public typealias Tables = CardTables
+
+  /// The weights kept as text, 21 numbers; any other text (an edited file) is none.
+  public func run(in db: Database) throws(SQLiteError) -> [Double]? {
+    guard
+      let text = try db.value(
+        "SELECT weights FROM deckWeights WHERE profile = ? AND deck = ?", profile, deck, as: String.self)
+    else { return nil }
+    let weights = text.split(separator: " ").compactMap { Double($0) }
+    return weights.count == 21 && weights.allSatisfy(\.isFinite) ? weights : nil
+  }
+}
+
+extension Decks.SaveWeights: SQLWrite {
+  public typealias Tables = CardTables
+
+  public func run(in db: Database) throws(SQLiteError) {
+    try Tables.ensureProfile(profile, at: at, in: db)
+    try db.run(
+      """
+      INSERT INTO deckWeights (profile, deck, weights, reviews, logLoss, at) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (profile, deck) DO UPDATE SET weights = excluded.weights, reviews = excluded.reviews,
+        logLoss = excluded.logLoss, at = excluded.at
+      """, profile, deck, weights.map { "\($0)" }.joined(separator: " "), reviews, logLoss, at)
   }
 }

@@ -15,6 +15,8 @@ struct CardsCommand: Command {
       cards DECK reverse   ask back to front
       cards DECK browse    every card: its state, when due, how well it is known
       cards DECK delete    delete a deck and its history (asks first)
+      cards DECK optimize  fit FSRS's weights to the deck's own reviews (once it
+                           has 512 reviews of cards seen on an earlier day)
       cards export DECK    print the deck as Anki's plain text, with each card's
                            schedule (Anki imports it; so does cards load)
       Type the answer, or press Enter to see it and grade yourself (1 again,
@@ -31,12 +33,13 @@ struct CardsCommand: Command {
     case browse(deck: String)
     case delete(deck: String)
     case export(deck: String)
+    case optimize(deck: String)
   }
 
   let action: Action
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
-    guard words.isEmpty else { return words.count == 1 ? ["new", "reverse", "browse", "delete"] : [] }
+    guard words.isEmpty else { return words.count == 1 ? ["new", "reverse", "browse", "delete", "optimize"] : [] }
     return ["load", "export"] + deckNames(in: state)
   }
 
@@ -84,6 +87,10 @@ struct CardsCommand: Command {
       action = .delete(deck: deck)
       return
     }
+    if words.count == index + 1, words[index].lowercased == "optimize" || words[index].lowercased == "optimise" {
+      action = .optimize(deck: deck)
+      return
+    }
     var new = 20
     var reverse = false
     while index < words.count {
@@ -122,6 +129,17 @@ struct CardsCommand: Command {
     }
   }
 
+  /// The weights `cards DECK optimize` fitted to the deck, if any.
+  static func weights(_ deck: String, in state: SessionState) -> [Double]? {
+    (try? state.load(Decks.Weights(profile: state.profile, deck: deck))) ?? nil
+  }
+
+  /// The scheduler for a deck: its fitted weights (or the defaults) and the profile's target
+  /// retention.
+  static func scheduler(_ deck: String, in state: SessionState) -> FSRS {
+    FSRS(weights: weights(deck, in: state) ?? FSRS.defaultWeights, desiredRetention: state.settings.retention)
+  }
+
   /// The deck's name as saved, for a name typed in any case.
   static func named(_ deck: String, in state: SessionState) -> String? {
     deckNames(in: state).first { $0.lowercased() == deck.lowercased() }
@@ -141,6 +159,11 @@ struct CardsCommand: Command {
     case .browse(let deck): return .stay(CardsCommand.browse(deck, in: state))
     case .delete(let deck): return CardsDeletion.start(CardsCommand.named(deck, in: state) ?? deck, in: state)
     case .export(let deck): return .stay(CardsCommand.export(deck, in: state))
+    case .optimize(let deck):
+      guard let name = CardsCommand.named(deck, in: state) else {
+        return .stay(Reply([.warning("no deck called \(deck): cards lists your decks")]))
+      }
+      return .stay(CardsOptimization.run(name, in: &state))
     }
   }
 
@@ -257,7 +280,7 @@ struct CardsCommand: Command {
     } catch {
       return Reply([.warning("the deck could not be read: \(error.message)")])
     }
-    let scheduler = FSRS(desiredRetention: state.settings.retention)
+    let scheduler = CardsCommand.scheduler(cards.first?.key.deck ?? deck, in: state)
     let cut = { (text: String, n: Int) in
       let line = String(text.map { $0 == "\n" ? " " : $0 })
       return line.count <= n ? line : String(line.prefix(n - 1)) + "…"
@@ -307,7 +330,7 @@ struct CardsCommand: Command {
     }
     let fresh = cards.filter { $0.schedule.reviews == 0 }.prefix(new)
     var mode = CardsMode(deck: cards.first?.key.deck ?? deck, queue: due + fresh)
-    mode.scheduler = FSRS(desiredRetention: state.settings.retention)
+    mode.scheduler = CardsCommand.scheduler(mode.deck, in: state)
     let intro = Output.note(
       "\(mode.deck)\(reverse ? " (back to front)" : ""): \(Wording.count(due.count, "card")) due, \(fresh.count) new. "
         + "Type the answer, or Enter to see it; undo, help, quit.")

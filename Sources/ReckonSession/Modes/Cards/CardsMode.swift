@@ -71,7 +71,7 @@ struct CardsMode: Mode {
     }
     // A typed answer: right or wrong, and how long it took.
     let seconds = (state.clock.monotonicMilliseconds() - shownAt) / 1000
-    let (given, expected) = (Folding.key(typed), Folding.key(card.answer))
+    let (given, expected) = (CardsMode.answerKey(typed), CardsMode.answerKey(card.answer))
     if given == expected {
       let rating: FSRS.Rating = seconds < 5 ? .easy : seconds < 20 ? .good : .hard
       right += 1
@@ -127,6 +127,16 @@ struct CardsMode: Mode {
     self.last = nil
     shownAt = state.clock.monotonicMilliseconds()
     return Reply([.note("Took back the last grade."), .question(last.card.question)])
+  }
+
+  /// An answer as it is compared: folded (case and accents), and without the punctuation
+  /// at either end (`Lima.` is Lima; `C++` keeps its pluses inside).
+  static func answerKey(_ text: String) -> String {
+    let ends: Set<Character> = [".", ",", ";", ":", "!", "?", "\"", "'", "“", "”", "‘", "’", "(", ")"]
+    var key = Folding.key(text)[...]
+    while let last = key.last, ends.contains(last) { key.removeLast() }
+    while let first = key.first, ends.contains(first) { key.removeFirst() }
+    return Folding.key(key)
   }
 
   /// When a card comes back: `again in 10 min`, `again in 3 days`.

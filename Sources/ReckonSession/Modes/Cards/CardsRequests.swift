@@ -169,3 +169,26 @@ extension Decks {
     }
   }
 }
+
+extension Decks {
+  /// The FSRS weights `cards DECK optimize` fitted to a deck's reviews; nil while it has
+  /// none (the defaults serve).
+  public struct Weights: StoreRead {
+    public typealias Answer = [Double]?
+    public var profile: String
+    public var deck: String
+    public var nothingSaved: [Double]? { nil }
+  }
+
+  /// Keeps a deck's fitted weights, with how many reviews they were fitted to and their log
+  /// loss.
+  public struct SaveWeights: StoreWrite {
+    public typealias Answer = Void
+    public var profile: String
+    public var deck: String
+    public var weights: [Double]
+    public var reviews: Int
+    public var logLoss: Double
+    public var at: Int64
+  }
+}

@@ -79,10 +79,17 @@ enum CardsStatistics {
     outputs.append(.note(trueRetention(reviews, state: state, today: today)))
 
     // The hardest: least likely to be recalled now, then the most often forgotten.
-    let scheduler = FSRS(desiredRetention: state.settings.retention)
-    let hardest = reviewed.map { (card: $0, recall: scheduler.retrievability(FSRS.Card($0.schedule), at: now)) }
+    // Each deck's scheduler: its own fitted weights, if any.
+    var schedulers: [String: FSRS] = [:]
+    for deck in Set(reviewed.map(\.key.deck)) { schedulers[deck] = CardsCommand.scheduler(deck, in: state) }
+    // Only cards with something to say: one likely forgotten by now, or forgotten before.
+    let hardest = reviewed.map { card in
+      (card: card, recall: schedulers[card.key.deck]!.retrievability(FSRS.Card(card.schedule), at: now))
+    }.filter { $0.recall < 0.995 || $0.card.schedule.lapses > 0 }
       .sorted { ($0.recall, -$0.card.schedule.lapses) < ($1.recall, -$1.card.schedule.lapses) }.prefix(5)
-    if !hardest.isEmpty {
+    if hardest.isEmpty {
+      outputs.append(.note("Hardest now: none yet (every card reviewed is fresh, and none was forgotten)."))
+    } else {
       outputs.append(.note("Hardest now:"))
       outputs.append(
         .table(
