@@ -41,4 +41,16 @@ enum DeckTargets {
       require(!failure.message.isEmpty, "a failure without a message")
     }
   }
+
+  /// An Anki collection's SQLite file itself (what a package holds once unzipped): SQLite
+  /// reading a hostile database, the queries of both schemas, the templates rendered.
+  @Sendable static func collection(_ bytes: [UInt8]) {
+    switch AnkiPackage.deck(fromCollection: bytes, named: "collection.anki2") {
+    case .success(let deck):
+      require(!deck.notes.isEmpty, "a collection read with no notes")
+      for note in deck.notes { require(!DeckText.cards(of: note).isEmpty, "a note with no card") }
+    case .failure(let failure):
+      require(!failure.message.isEmpty, "a failure without a message")
+    }
+  }
 }

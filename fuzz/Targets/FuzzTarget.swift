@@ -24,6 +24,9 @@ public struct FuzzTarget: Sendable {
     FuzzTarget(
       name: "decks", summary: "flashcard decks: Anki's plain text, CSV and Markdown", run: DeckTargets.text),
     FuzzTarget(name: "apkg", summary: "Anki packages: zip, inflate, Zstandard, SQLite", run: DeckTargets.package),
+    FuzzTarget(
+      name: "collection", summary: "Anki collections: SQLite databases of notes and note types",
+      run: DeckTargets.collection),
   ]
 
   public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -26,18 +26,23 @@ public struct AnkiPackage: DeckPackages {
       }
       var collection = try zip.contents(of: entry, limit: limit)
       if zstd { collection = try Zip.decompress(collection[...], zstd: true, limit: limit, name: entry.name) }
-      guard collection.starts(with: Array("SQLite format 3\0".utf8)) else {
-        return .failure(FileError("its \(entry.name) is not an SQLite database"))
-      }
-      do throws(SQLiteError) {
-        let db = try Database.reading(bytes: collection)
-        let notes = try AnkiPackage.notes(in: db)
-        return AnkiNotes.deck(notes).refusedWhenEmpty()
-      } catch {
-        return .failure(FileError("its \(entry.name) cannot be read: \(error.message)"))
-      }
+      return AnkiPackage.deck(fromCollection: collection, named: entry.name)
     } catch {
       return .failure(FileError(error.message))
+    }
+  }
+
+  /// The deck in a collection's bytes (an SQLite database), whose entry is called `name`.
+  public static func deck(fromCollection collection: [UInt8], named name: String) -> Result<DeckText, FileError> {
+    guard collection.starts(with: Array("SQLite format 3\0".utf8)) else {
+      return .failure(FileError("its \(name) is not an SQLite database"))
+    }
+    do throws(SQLiteError) {
+      let db = try Database.reading(bytes: collection)
+      let notes = try AnkiPackage.notes(in: db)
+      return AnkiNotes.deck(notes).refusedWhenEmpty()
+    } catch {
+      return .failure(FileError("its \(name) cannot be read: \(error.message)"))
     }
   }
 
