@@ -6,7 +6,7 @@ import Testing
 /// integrity check and a count of the answers acknowledged on screen; then two and four
 /// processes drilling at once on one database, every answer recorded exactly once; then the
 /// faults: a data folder blocked at start-up, and a write lock held elsewhere; then random
-/// damage of a database of known content, salvaged.
+/// damage of a database of known content, salvaged; and kills during flashcard reviews.
 @Suite(.serialized) struct CrashSafetyTests {
   static func runScript(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
@@ -51,6 +51,16 @@ import Testing
     #expect(run.status == 0, "\(run.output.suffix(3000))")
     #expect(run.output.contains("damage: 30 damaged copies"), "\(run.output.suffix(1500))")
     #expect(run.output.contains(#/salvaged: [1-9][0-9]* /#), "\(run.output.suffix(1500))")
+    #expect(run.output.hasSuffix("OK\n"))
+  }
+
+  /// 60 kill -9s during flashcard reviews (typed answers and self-grading) on one database:
+  /// every grade acknowledged on screen is saved, in order, and the database is whole.
+  @Test func killsDuringFlashcardReviewsLoseNoGrade() throws {
+    let run = try Self.runScript(["--cards", "60"])
+    #expect(run.status == 0, "\(run.output.suffix(3000))")
+    #expect(
+      run.output.contains(/acknowledged grades: [1-9][0-9]*, every one saved, in order/), "\(run.output.suffix(1500))")
     #expect(run.output.hasSuffix("OK\n"))
   }
 
