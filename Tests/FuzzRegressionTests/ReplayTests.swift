@@ -44,7 +44,7 @@ import Testing
       #expect(!Self.inputs("corpus", target.name).isEmpty, "\(target.name)")
     }
     let run = (try? String(contentsOf: Self.root.appendingPathComponent("fuzz/run"), encoding: .utf8)) ?? ""
-    let listed = run.firstMatch(of: /targets="([a-z ]+)"/).map { String($0.1) } ?? ""
+    let listed = run.firstMatch(of: /targets="([a-z -]+)"/).map { String($0.1) } ?? ""
     #expect(listed.split(separator: " ").map(String.init) == FuzzTarget.all.map(\.name), "fuzz/run lists the targets")
   }
 }

@@ -1,7 +1,7 @@
 import ReckonCore
 
-/// `cards`, `cards load FILE`, `cards DECK [new N] [reverse]`: flashcard decks scheduled by
-/// FSRS.
+/// `cards`, `cards load FILE`, `cards DECK [new N] [reverse]`, `cards DECK browse|delete|
+/// optimize`, `cards export DECK`: flashcard decks scheduled by FSRS.
 struct CardsCommand: Command {
   static let help = CommandHelp(
     name: "cards", usage: "cards [DECK | load FILE]", summary: "flashcard decks, scheduled by FSRS",
@@ -39,8 +39,10 @@ struct CardsCommand: Command {
   let action: Action
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
-    guard words.isEmpty else { return words.count == 1 ? ["new", "reverse", "browse", "delete", "optimize"] : [] }
-    return ["load", "export"] + deckNames(in: state)
+    guard let first = words.first else { return ["load", "export"] + deckNames(in: state) }
+    if first == "export" { return words.count == 1 ? deckNames(in: state) : [] }
+    if first == "load" { return [] }
+    return words.count == 1 ? ["new", "reverse", "browse", "delete", "optimize"] : []
   }
 
   init(parsing arguments: Arguments, in state: SessionState) throws(Diagnostic) {
@@ -177,7 +179,7 @@ struct CardsCommand: Command {
     guard !decks.isEmpty else {
       return Reply([.note("No decks yet. Add one: cards load FILE (Anki's plain text export, CSV or Markdown).")])
     }
-    let rows = decks.map { ["\($0.deck)", "\($0.cards)", "\($0.new)", "\($0.learning)", "\($0.due)"] }
+    let rows = decks.map { [$0.deck, $0.cards.grouped, $0.new.grouped, $0.learning.grouped, $0.due.grouped] }
     return Reply([.table([["deck", "cards", "new", "learning", "due"]] + rows), .note("cards DECK reviews one.")])
   }
 
@@ -244,7 +246,7 @@ struct CardsCommand: Command {
     outputs.append(
       .note(
         "Loaded \(decks.joined(separator: ", ")) (\(deck.format.rawValue)): \(Wording.count(deck.notes.count, "note")); "
-          + "cards \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) as they were "
+          + "cards \(counts.added.grouped) added, \(counts.updated.grouped) updated, \(counts.unchanged.grouped) as they were "
           + "(each note has a card each way but clozes). Review with: cards \(decks[0])"))
     return Reply(outputs)
   }
