@@ -4,11 +4,9 @@ import ReckonStore
 /// The flashcard decks' readers on arbitrary bytes: the three text formats, and the Anki
 /// package reader (zip, inflate, Zstandard, an SQLite collection read in memory).
 enum DeckTargets {
-  /// The first byte picks the file's name (so its format): Anki's text, CSV or Markdown.
-  @Sendable static func text(_ bytes: [UInt8]) {
-    guard let first = bytes.first else { return }
-    let name = ["deck.txt", "deck.csv", "deck.md"][Int(first) % 3]
-    let body = Array(bytes.dropFirst())
+  /// A deck file read as `name` says (its extension picks the format when its content does
+  /// not: Anki's header lines are Anki's text whatever the name).
+  static func text(_ body: [UInt8], name: String) {
     switch DeckText.read(String(decoding: body, as: UTF8.self), name: name) {
     case .success(let deck):
       let lines = ImportTargets.lineCount(body)
@@ -28,6 +26,10 @@ enum DeckTargets {
       require(!failure.message.isEmpty, "a failure without a message")
     }
   }
+
+  @Sendable static func ankiText(_ bytes: [UInt8]) { text(bytes, name: "deck.txt") }
+  @Sendable static func csv(_ bytes: [UInt8]) { text(bytes, name: "deck.csv") }
+  @Sendable static func markdown(_ bytes: [UInt8]) { text(bytes, name: "deck.md") }
 
   @Sendable static func package(_ bytes: [UInt8]) {
     switch AnkiPackage().deck(fromPackage: bytes) {

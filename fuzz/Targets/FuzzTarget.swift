@@ -21,8 +21,9 @@ public struct FuzzTarget: Sendable {
     FuzzTarget(name: "personality", summary: "personality quiz JSON", run: ImportTargets.personality),
     FuzzTarget(name: "words", summary: "anagram word lists", run: ImportTargets.words),
     FuzzTarget(name: "levels", summary: "anagram level tables", run: ImportTargets.levels),
-    FuzzTarget(
-      name: "decks", summary: "flashcard decks: Anki's plain text, CSV and Markdown", run: DeckTargets.text),
+    FuzzTarget(name: "deck-anki", summary: "flashcard decks in Anki's plain text", run: DeckTargets.ankiText),
+    FuzzTarget(name: "deck-csv", summary: "flashcard decks in CSV", run: DeckTargets.csv),
+    FuzzTarget(name: "deck-markdown", summary: "flashcard decks in Markdown", run: DeckTargets.markdown),
     FuzzTarget(name: "apkg", summary: "Anki packages: zip, inflate, Zstandard, SQLite", run: DeckTargets.package),
     FuzzTarget(
       name: "collection", summary: "Anki collections: SQLite databases of notes and note types",
