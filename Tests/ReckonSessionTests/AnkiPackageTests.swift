@@ -179,6 +179,14 @@ import Testing
     #expect(media == "it is not an Anki package: it holds no collection.anki2 or collection.anki21b")
     let notSQLite = try #require(refusal(Self.zip(["collection.anki2": Array("hello".utf8)])))
     #expect(notSQLite == "its collection.anki2 is not an SQLite database")
+    // A collection said to be larger than Reckon reads is refused before anything is
+    // allocated for it (a zip bomb's directory tells its size).
+    var bomb = Self.zip(["collection.anki2": Array("SQLite format 3\0".utf8)])
+    let directory = try #require(
+      (0..<bomb.count - 4).first { bomb[$0..<$0 + 4].elementsEqual([0x50, 0x4B, 0x01, 0x02]) })
+    let size = 300 << 20
+    for i in 0..<4 { bomb[directory + 24 + i] = UInt8(size >> (8 * i) & 0xFF) }
+    #expect(refusal(bomb) == "collection.anki2 is 300 MiB, more than the 256 MiB Reckon reads")
   }
 
   /// A stored (uncompressed) zip of the given entries, written here byte by byte.

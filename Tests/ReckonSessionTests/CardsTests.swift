@@ -1,4 +1,5 @@
 import Foundation
+import ReckonCore
 import ReckonStore
 import Testing
 
@@ -256,6 +257,11 @@ import Testing
             rating: review.rating, at: review.at, milliseconds: 3000, before: .new(at: 0), after: .new(at: 0)))
       }
     }
+    // Ctrl-C stops it, and nothing is kept.
+    session.state.interruption = Interruption { true }
+    #expect(Self.text(session.handle("cards big optimize")) == ["Stopped (Ctrl-C): big keeps the weights it had."])
+    #expect(try store.read(Decks.Weights(profile: "ada", deck: "big")) == nil)
+    session.state.interruption = .never
     let fitted = Self.text(session.handle("cards BIG optimize"))
     #expect(fitted.first?.hasPrefix("Fitted FSRS to ") == true, "\(fitted)")
     #expect(fitted.first?.hasSuffix("big's reviews use them from now on.") == true, "\(fitted)")

@@ -47,7 +47,8 @@ enum DeckTargets {
   /// An Anki collection's SQLite file itself (what a package holds once unzipped): SQLite
   /// reading a hostile database, the queries of both schemas, the templates rendered.
   @Sendable static func collection(_ bytes: [UInt8]) {
-    switch AnkiPackage.deck(fromCollection: bytes, named: "collection.anki2") {
+    var collection = bytes
+    switch AnkiPackage.deck(fromCollection: &collection, named: "collection.anki2") {
     case .success(let deck):
       require(!deck.notes.isEmpty, "a collection read with no notes")
       for note in deck.notes { require(!DeckText.cards(of: note).isEmpty, "a note with no card") }

@@ -7,8 +7,9 @@ import SQLite
 /// as JSON in the `col` row), which Anki writes with "Support older Anki versions" and
 /// genanki writes. The collection is read in memory, never written to disk.
 public struct AnkiPackage: DeckPackages {
-  /// The largest collection read (uncompressed).
-  static let limit = 512 << 20
+  /// The largest collection read (uncompressed): the collection of a deck of 100,000 notes
+  /// is about 100 MB. SQLite reads a copy of it, so a package may take twice this at most.
+  static let limit = 256 << 20
 
   public init() {}
 
@@ -26,19 +27,21 @@ public struct AnkiPackage: DeckPackages {
       }
       var collection = try zip.contents(of: entry, limit: limit)
       if zstd { collection = try Zip.decompress(collection[...], zstd: true, limit: limit, name: entry.name) }
-      return AnkiPackage.deck(fromCollection: collection, named: entry.name)
+      return AnkiPackage.deck(fromCollection: &collection, named: entry.name)
     } catch {
       return .failure(FileError(error.message))
     }
   }
 
   /// The deck in a collection's bytes (an SQLite database), whose entry is called `name`.
-  public static func deck(fromCollection collection: [UInt8], named name: String) -> Result<DeckText, FileError> {
+  /// The collection's bytes are let go of once SQLite has its copy.
+  public static func deck(fromCollection collection: inout [UInt8], named name: String) -> Result<DeckText, FileError> {
     guard collection.starts(with: Array("SQLite format 3\0".utf8)) else {
       return .failure(FileError("its \(name) is not an SQLite database"))
     }
     do throws(SQLiteError) {
       let db = try Database.reading(bytes: collection)
+      collection = []
       let notes = try AnkiPackage.notes(in: db)
       return AnkiNotes.deck(notes).refusedWhenEmpty()
     } catch {

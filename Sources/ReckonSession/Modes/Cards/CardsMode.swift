@@ -147,7 +147,10 @@ struct CardsMode: Mode {
     return "again in \(Wording.count(Int(days), "day"))"
   }
 
-  mutating func finish(in state: inout SessionState) -> Reply { Reply() }
+  /// The end of input (Ctrl-D) ends the review as quit does.
+  mutating func finish(in state: inout SessionState) -> Reply {
+    Reply([.note("Stopped: \(Wording.count(reviewed, "card")) reviewed. Every grade is saved.")])
+  }
 
   func completions(isFirstWord: Bool, before: String, state: SessionState) -> [String] {
     revealed ? ["again", "hard", "good", "easy", "undo", "quit"] : ["undo", "quit", "help"]
