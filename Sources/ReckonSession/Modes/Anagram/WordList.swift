@@ -258,7 +258,14 @@ public struct WordList: Sendable {
       while from < to && (bytes[from] == 0x20 || bytes[from] == 0x09) { from += 1 }
       while to > from && (bytes[to - 1] == 0x20 || bytes[to - 1] == 0x09 || bytes[to - 1] == 0x0D) { to -= 1 }
       guard from < to, bytes[from] != UInt8(ascii: "#") else { continue }
-      let slice = bytes[from..<to]
+      var slice = bytes[from..<to]
+      // A word copied with invisible marks (U+200E, a soft hyphen) is the word without them.
+      if slice.contains(where: { $0 >= 0x80 }), let text = String(validating: slice, as: UTF8.self),
+        text.unicodeScalars.contains(where: PlainText.isInvisible)
+      {
+        slice = ArraySlice(PlainText.withoutInvisibles(text).utf8)
+        if slice.isEmpty { continue }
+      }
       if slice.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) {
         let word = String(decoding: slice, as: UTF8.self)
         let key = Key.word(word)

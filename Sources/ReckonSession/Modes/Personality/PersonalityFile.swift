@@ -110,7 +110,7 @@ public enum PersonalityFile {
         problem(member.line, join(path, key), "should be a string, not \(member.value.kind)")
         return nil
       }
-      let trimmed = text.trimmingSpaces
+      let trimmed = PlainText.withoutInvisibles(text).trimmingSpaces
       if trimmed.isEmpty && required {
         problem(member.line, join(path, key), "is empty")
         return nil
