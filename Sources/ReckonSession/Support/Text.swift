@@ -39,17 +39,19 @@ extension StringProtocol {
 
 /// What imported text may show.
 enum PlainText {
-  /// The text with each control character (C0, DEL, C1) as a space; line breaks kept if
-  /// asked. Text without any is returned as it is.
+  /// The text without its invisible marks (`withoutInvisibles`) and with each control
+  /// character (C0, DEL, C1) as a space; line breaks kept if asked. Text without any is
+  /// returned as it is.
   static func withoutControls(_ text: String, keepingLineBreaks: Bool = false) -> String {
+    // Most text has none, nor an invisible mark: one look at the bytes first (C0 and DEL are
+    // single bytes; C1 and the soft hyphen start 0xC2, the other marks 0xE2 and 0xEF).
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF })
+    else { return text }
     let text = withoutInvisibles(text)
     func isControl(_ s: Unicode.Scalar) -> Bool {
       (s.value < 0x20 && !(keepingLineBreaks && s == "\n")) || (0x7F...0x9F).contains(s.value)
     }
-    // Most text has none: look at the bytes first (C0 and DEL are single bytes; C1 starts 0xC2).
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
-      text.unicodeScalars.contains(where: isControl)
-    else { return text }
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
     return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
   }
 
