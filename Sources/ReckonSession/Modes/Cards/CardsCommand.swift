@@ -37,6 +37,9 @@ struct CardsCommand: Command {
   }
 
   let action: Action
+  /// Whether the deck the action names is one of the profile's (its name as saved, found
+  /// whatever its case when the command was read).
+  let deckIsSaved: Bool
 
   static func completions(after words: [Substring], in state: SessionState) -> [String]? {
     guard let first = words.first else { return ["load", "export"] + deckNames(in: state) }
@@ -49,14 +52,20 @@ struct CardsCommand: Command {
     let words = arguments.words
     guard let first = words.first else {
       action = .list
+      deckIsSaved = true
       return
     }
+    let saved = CardsCommand.deckNames(in: state)
+    /// The deck as saved that `typed` names, in any case.
+    func savedName(_ typed: String) -> String? { saved.first { $0.lowercased() == typed.lowercased() } }
     if first.lowercased == "export" {
       guard words.count >= 2 else {
         throw Diagnostic(
           "cards export needs a deck", at: first.span, hint: "for example: cards export Capitals > capitals.txt")
       }
-      action = .export(deck: words.dropFirst().map(\.text).joined(separator: " "))
+      let typed = words.dropFirst().map(\.text).joined(separator: " ")
+      action = .export(deck: savedName(typed) ?? typed)
+      deckIsSaved = savedName(typed) != nil
       return
     }
     if first.lowercased == "load" {
@@ -66,21 +75,19 @@ struct CardsCommand: Command {
       // The rest of the line is the path (it may hold spaces).
       let start = words[1].span.start
       action = .load(String(String.UnicodeScalarView(Array(arguments.line.unicodeScalars)[start...])).trimmingSpaces)
+      deckIsSaved = true
       return
     }
     // A deck's name may be several words (Anki's "Country Capitals"): the longest run of
     // words from the first that names a deck, else the first word.
-    let names = CardsCommand.deckNames(in: state).map { $0.lowercased() }
-    var index = 1
-    var deck = first.text
-    for count in stride(from: words.count, through: 2, by: -1) {
-      let name = words[0..<count].map(\.text).joined(separator: " ")
-      if names.contains(name.lowercased()) {
-        deck = name
-        index = count
+    var (deck, index, isSaved) = (first.text, 1, false)
+    for count in stride(from: words.count, through: 1, by: -1) {
+      if let name = savedName(words[0..<count].map(\.text).joined(separator: " ")) {
+        (deck, index, isSaved) = (name, count, true)
         break
       }
     }
+    deckIsSaved = isSaved
     if words.count == index + 1, words[index].lowercased == "browse" {
       action = .browse(deck: deck)
       return
@@ -118,17 +125,23 @@ struct CardsCommand: Command {
 
   /// `cards export DECK`: the deck as Anki's plain text, with its schedules.
   static func export(_ deck: String, in state: SessionState) -> Reply {
-    guard let name = named(deck, in: state) else {
-      return Reply([.warning("no deck called \(deck): cards lists your decks")])
-    }
     do {
-      let cards =
-        try state.load(Decks.Cards(profile: state.profile, deck: name, reverse: false))
-        + state.load(Decks.Cards(profile: state.profile, deck: name, reverse: true))
-      return Reply([.result(String(CardsExport.text(of: cards).dropLast()))])
+      return Reply([.result(String(CardsExport.text(of: try cards(of: deck, in: state)).dropLast()))])
     } catch {
       return Reply([.warning("the deck could not be read: \(error.message)")])
     }
+  }
+
+  /// Every card of a deck, front to back and then back to front.
+  static func cards(of deck: String, in state: SessionState) throws(StoreError) -> [Decks.Card] {
+    try state.load(Decks.Cards(profile: state.profile, deck: deck, reverse: false))
+      + state.load(Decks.Cards(profile: state.profile, deck: deck, reverse: true))
+  }
+
+  /// A card's text on one line of at most `n` characters, cut with `…`.
+  static func shortened(_ text: String, _ n: Int) -> String {
+    let line = String(text.map { $0 == "\n" ? " " : $0 })
+    return line.count <= n ? line : String(line.prefix(n - 1)) + "…"
   }
 
   /// The weights `cards DECK optimize` fitted to the deck, if any.
@@ -142,11 +155,6 @@ struct CardsCommand: Command {
     FSRS(weights: weights(deck, in: state) ?? FSRS.defaultWeights, desiredRetention: state.settings.retention)
   }
 
-  /// The deck's name as saved, for a name typed in any case.
-  static func named(_ deck: String, in state: SessionState) -> String? {
-    deckNames(in: state).first { $0.lowercased() == deck.lowercased() }
-  }
-
   /// The profile's decks' names (none when they cannot be read).
   static func deckNames(in state: SessionState) -> [String] {
     ((try? state.load(Decks.All(profile: state.profile, dueBefore: 0))) ?? []).map(\.deck)
@@ -156,16 +164,26 @@ struct CardsCommand: Command {
     switch action {
     case .list: return .stay(CardsCommand.list(in: state))
     case .load(let path): return .stay(CardsCommand.load(path, in: &state))
+    case .review(let deck, _, _) where !deckIsSaved:
+      // A review is what a mistyped name most often meant: say which deck is close.
+      let names = CardsCommand.deckNames(in: state)
+      let close = names.first { Suggestions.distance($0.lowercased(), deck.lowercased()) <= 2 }
+      return .stay(
+        Reply([
+          .warning(
+            "no deck called \(deck)"
+              + (close.map { ": did you mean \($0)?" } ?? (names.isEmpty ? ": load one with cards load FILE" : "")))
+        ]))
+    case .browse(let deck), .delete(let deck), .export(let deck), .optimize(let deck):
+      guard deckIsSaved else { return .stay(Reply([.warning("no deck called \(deck): cards lists your decks")])) }
+      switch action {
+      case .browse: return .stay(CardsCommand.browse(deck, in: state))
+      case .delete: return CardsDeletion.start(deck, in: state)
+      case .export: return .stay(CardsCommand.export(deck, in: state))
+      default: return .stay(CardsOptimization.run(deck, in: &state))
+      }
     case .review(let deck, let new, let reverse):
       return CardsCommand.review(deck, new: new, reverse: reverse, in: &state)
-    case .browse(let deck): return .stay(CardsCommand.browse(deck, in: state))
-    case .delete(let deck): return CardsDeletion.start(CardsCommand.named(deck, in: state) ?? deck, in: state)
-    case .export(let deck): return .stay(CardsCommand.export(deck, in: state))
-    case .optimize(let deck):
-      guard let name = CardsCommand.named(deck, in: state) else {
-        return .stay(Reply([.warning("no deck called \(deck): cards lists your decks")]))
-      }
-      return .stay(CardsOptimization.run(name, in: &state))
     }
   }
 
@@ -274,19 +292,11 @@ struct CardsCommand: Command {
     let todayEnds = endOfToday(state)
     let cards: [Decks.Card]
     do {
-      let all = try state.load(Decks.All(profile: state.profile, dueBefore: todayEnds))
-      guard let name = all.first(where: { $0.deck.lowercased() == deck.lowercased() })?.deck else {
-        return Reply([.warning("no deck called \(deck): cards lists your decks")])
-      }
-      cards = try state.load(Decks.Cards(profile: state.profile, deck: name, reverse: false))
+      cards = try state.load(Decks.Cards(profile: state.profile, deck: deck, reverse: false))
     } catch {
       return Reply([.warning("the deck could not be read: \(error.message)")])
     }
-    let scheduler = CardsCommand.scheduler(cards.first?.key.deck ?? deck, in: state)
-    let cut = { (text: String, n: Int) in
-      let line = String(text.map { $0 == "\n" ? " " : $0 })
-      return line.count <= n ? line : String(line.prefix(n - 1)) + "…"
-    }
+    let scheduler = CardsCommand.scheduler(deck, in: state)
     var rows: [[String]] = [["question", "answer", "state", "due", "reviews", "lapses", "recall"]]
     for card in cards.prefix(1000) {
       let s = card.schedule
@@ -296,7 +306,9 @@ struct CardsCommand: Command {
         ? "–" : isDue(s, now: now, todayEnds: todayEnds) ? "now" : state.clock.day(atMilliseconds: s.due).iso
       let recall =
         s.reviews == 0 ? "–" : "\(Int((scheduler.retrievability(FSRS.Card(s), at: now) * 100).rounded()))%"
-      rows.append([cut(card.question, 40), cut(card.answer, 24), phase, due, "\(s.reviews)", "\(s.lapses)", recall])
+      rows.append([
+        shortened(card.question, 40), shortened(card.answer, 24), phase, due, "\(s.reviews)", "\(s.lapses)", recall,
+      ])
     }
     var outputs: [Output] = [.table(rows)]
     if cards.count > 1000 { outputs.append(.note("The first 1,000 of \(cards.count.grouped) cards.")) }
@@ -304,26 +316,14 @@ struct CardsCommand: Command {
     return Reply(outputs)
   }
 
-  /// A review of the cards due in `deck` and up to `new` new ones.
+  /// A review of the cards due in `deck` (one of the profile's) and up to `new` new ones.
   static func review(_ deck: String, new: Int, reverse: Bool, in state: inout SessionState) -> ModeStep {
     state.prepareStore()
-    let all: [Decks.Summary]
     let cards: [Decks.Card]
     let now = state.clock.nowMilliseconds()
     let todayEnds = endOfToday(state)
     do {
-      all = try state.load(Decks.All(profile: state.profile, dueBefore: todayEnds))
-      guard let name = all.first(where: { $0.deck.lowercased() == deck.lowercased() })?.deck else {
-        let names = all.map(\.deck)
-        let close = names.first { Suggestions.distance($0.lowercased(), deck.lowercased()) <= 2 }
-        return .stay(
-          Reply([
-            .warning(
-              "no deck called \(deck)"
-                + (close.map { ": did you mean \($0)?" } ?? (names.isEmpty ? ": load one with cards load FILE" : "")))
-          ]))
-      }
-      cards = try state.load(Decks.Cards(profile: state.profile, deck: name, reverse: reverse))
+      cards = try state.load(Decks.Cards(profile: state.profile, deck: deck, reverse: reverse))
     } catch {
       return .stay(Reply([.warning("the deck could not be read: \(error.message)")]))
     }
@@ -331,7 +331,7 @@ struct CardsCommand: Command {
       $0.schedule.due < $1.schedule.due
     }
     let fresh = cards.filter { $0.schedule.reviews == 0 }.prefix(new)
-    var mode = CardsMode(deck: cards.first?.key.deck ?? deck, queue: due + fresh)
+    var mode = CardsMode(deck: deck, queue: due + fresh)
     mode.scheduler = CardsCommand.scheduler(mode.deck, in: state)
     let intro = Output.note(
       "\(mode.deck)\(reverse ? " (back to front)" : ""): \(Wording.count(due.count, "card")) due, \(fresh.count) new. "

@@ -15,8 +15,7 @@ enum CardsOptimization {
     var byCard: [[FSRSOptimizer.Review]] = []
     var index: [String: Int] = [:]
     for review in reviews {
-      let k = review.key
-      let id = "\(k.note)\u{1F}\(k.ordinal)\u{1F}\(k.reverse)"
+      let id = review.key.id
       if index[id] == nil {
         index[id] = byCard.count
         byCard.append([])

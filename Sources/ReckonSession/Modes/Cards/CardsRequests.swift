@@ -17,6 +17,10 @@ public enum Decks {
       self.ordinal = ordinal
       self.reverse = reverse
     }
+
+    /// The key as one string, for a dictionary of cards (a key is not `Hashable`: the binary
+    /// would pay for it everywhere).
+    var id: String { "\(deck)\u{1F}\(note)\u{1F}\(ordinal)\u{1F}\(reverse)" }
   }
 
   /// A card's FSRS schedule as kept, and how often it was reviewed and forgotten.

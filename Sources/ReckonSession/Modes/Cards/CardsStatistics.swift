@@ -26,10 +26,7 @@ enum CardsStatistics {
     do {
       let decks = try state.load(Decks.All(profile: state.profile, dueBefore: 0))
       guard !decks.isEmpty else { return [.note("No decks yet. Add one: cards load FILE.")] }
-      for deck in decks {
-        cards += try state.load(Decks.Cards(profile: state.profile, deck: deck.deck, reverse: false))
-        cards += try state.load(Decks.Cards(profile: state.profile, deck: deck.deck, reverse: true))
-      }
+      for deck in decks { cards += try CardsCommand.cards(of: deck.deck, in: state) }
       reviews = try state.load(Decks.ReviewLog(profile: state.profile, deck: nil))
     } catch {
       return [.warning("the decks could not be read: \(error.message)")]
@@ -96,7 +93,8 @@ enum CardsStatistics {
           [["deck", "question", "answer", "recall", "lapses"]]
             + hardest.map { item in
               [
-                item.card.key.deck, shortened(item.card.question, 36), shortened(item.card.answer, 20),
+                item.card.key.deck, CardsCommand.shortened(item.card.question, 36),
+                CardsCommand.shortened(item.card.answer, 20),
                 "\(Int((item.recall * 100).rounded()))%", "\(item.card.schedule.lapses)",
               ]
             }))
@@ -111,8 +109,7 @@ enum CardsStatistics {
     var counted = 0
     var recalled = 0
     for review in reviews {
-      let k = review.key
-      let id = "\(k.deck)\u{1F}\(k.note)\u{1F}\(k.ordinal)\u{1F}\(k.reverse)"
+      let id = review.key.id
       let day = state.clock.day(atMilliseconds: review.at).number
       if let last = lastDay[id], last < day, day > today.number - chartDays {
         counted += 1
@@ -126,10 +123,5 @@ enum CardsStatistics {
     }
     return "True retention over \(chartDays) days: \(Wording.percent(recalled, of: counted)) of "
       + "\(Wording.count(counted, "review")) of cards seen on an earlier day were recalled (the target is \(target))."
-  }
-
-  static func shortened(_ text: String, _ n: Int) -> String {
-    let line = String(text.map { $0 == "\n" ? " " : $0 })
-    return line.count <= n ? line : String(line.prefix(n - 1)) + "…"
   }
 }
