@@ -34,10 +34,12 @@ let package = Package(
     .target(
       name: "ReckonCore", dependencies: ["CGMP", "ReckonData"], swiftSettings: strictImports + ownSections + forSize),
     // The content built into the binary (the trivia bank, quizzes, word lists, HTML's
-    // character references, the unit table and physical constants), embedded with C23's #embed.
+    // character references, the unit table and physical constants), packed by scripts/pack-data,
+    // embedded with C23's #embed, and inflated on first use through CDecompress.
     .target(
-      name: "ReckonData",
+      name: "ReckonData", dependencies: ["CDecompress"],
       exclude: [
+        "packed",
         "questions.txt", "personality", "words.txt", "blocked-words.txt", "html-entities.txt", "units.txt",
         "constants.txt", "UNITS-FORMAT.md",
       ]),

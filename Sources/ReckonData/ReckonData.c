@@ -1,54 +1,99 @@
 #include "ReckonData.h"
 
-static const unsigned char questions[] = {
-#embed "questions.txt"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "CDecompress.h"
+
+// Each file is embedded packed (raw deflate, written by scripts/pack-data from the text file
+// of the same name) and inflated the first time it is asked for, then kept: the content is a
+// third of its size in the binary, and only what a session uses is ever unpacked.
+struct packed_file {
+  const unsigned char *bytes;
+  unsigned long size;
+  struct reckon_data_file unpacked;
+  int tried;
 };
 
-const unsigned char *reckon_data_questions(void) { return questions; }
-unsigned long reckon_data_questions_size(void) { return sizeof(questions); }
+static pthread_mutex_t unpacking = PTHREAD_MUTEX_INITIALIZER;
+static char problem[160];
+
+// The most any file inflates to: far more than the largest (a test checks each one).
+static const size_t unpacked_limit = 16u << 20;
+
+static struct reckon_data_file unpack(struct packed_file *file) {
+  pthread_mutex_lock(&unpacking);
+  if (!file->tried) {
+    file->tried = 1;
+    unsigned char *output = NULL;
+    size_t length = 0;
+    char why[120] = "";
+    if (reckon_decompress(0, file->bytes, file->size, unpacked_limit, &output, &length, why, sizeof why) ==
+        RECKON_DECOMPRESS_OK) {
+      file->unpacked = (struct reckon_data_file){output, length};
+    } else if (!problem[0]) {
+      snprintf(problem, sizeof problem, "the built-in content could not be unpacked: %s", why);
+    }
+  }
+  struct reckon_data_file result = file->unpacked;
+  pthread_mutex_unlock(&unpacking);
+  return result;
+}
+
+const char *reckon_data_problem(void) { return problem[0] ? problem : NULL; }
+
+static const unsigned char questions[] = {
+#embed "packed/questions.txt.deflate"
+};
+static struct packed_file questions_file = {questions, sizeof(questions)};
+
+struct reckon_data_file reckon_data_questions(void) { return unpack(&questions_file); }
 
 static const unsigned char animal[] = {
-#embed "personality/animal.json"
+#embed "packed/animal.json.deflate"
 };
-
 static const unsigned char calculator[] = {
-#embed "personality/calculator.json"
+#embed "packed/calculator.json.deflate"
 };
 
-static const struct reckon_data_file quizzes[] = {
+static struct packed_file quizzes[] = {
   {animal, sizeof(animal)},
   {calculator, sizeof(calculator)},
 };
 
 unsigned long reckon_data_quiz_count(void) { return sizeof(quizzes) / sizeof(quizzes[0]); }
-struct reckon_data_file reckon_data_quiz(unsigned long index) { return quizzes[index]; }
+struct reckon_data_file reckon_data_quiz(unsigned long index) { return unpack(&quizzes[index]); }
 
 static const unsigned char words[] = {
-#embed "words.txt"
+#embed "packed/words.txt.deflate"
 };
+static struct packed_file words_file = {words, sizeof(words)};
 
 static const unsigned char blocked[] = {
-#embed "blocked-words.txt"
+#embed "packed/blocked-words.txt.deflate"
 };
+static struct packed_file blocked_file = {blocked, sizeof(blocked)};
 
-struct reckon_data_file reckon_data_words(void) { return (struct reckon_data_file){words, sizeof(words)}; }
-struct reckon_data_file reckon_data_blocked_words(void) { return (struct reckon_data_file){blocked, sizeof(blocked)}; }
+struct reckon_data_file reckon_data_words(void) { return unpack(&words_file); }
+struct reckon_data_file reckon_data_blocked_words(void) { return unpack(&blocked_file); }
 
 static const unsigned char html_entities[] = {
-#embed "html-entities.txt"
+#embed "packed/html-entities.txt.deflate"
 };
+static struct packed_file html_entities_file = {html_entities, sizeof(html_entities)};
 
-struct reckon_data_file reckon_data_html_entities(void) {
-  return (struct reckon_data_file){html_entities, sizeof(html_entities)};
-}
+struct reckon_data_file reckon_data_html_entities(void) { return unpack(&html_entities_file); }
 
 static const unsigned char units[] = {
-#embed "units.txt"
+#embed "packed/units.txt.deflate"
 };
+static struct packed_file units_file = {units, sizeof(units)};
 
 static const unsigned char constants[] = {
-#embed "constants.txt"
+#embed "packed/constants.txt.deflate"
 };
+static struct packed_file constants_file = {constants, sizeof(constants)};
 
-struct reckon_data_file reckon_data_units(void) { return (struct reckon_data_file){units, sizeof(units)}; }
-struct reckon_data_file reckon_data_constants(void) { return (struct reckon_data_file){constants, sizeof(constants)}; }
+struct reckon_data_file reckon_data_units(void) { return unpack(&units_file); }
+struct reckon_data_file reckon_data_constants(void) { return unpack(&constants_file); }

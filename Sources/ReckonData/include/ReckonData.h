@@ -1,17 +1,18 @@
-// The content built into the binary: data files in this folder, embedded byte for byte by
-// C23's #embed, so an installed reckon needs no files beside it.
+// The content built into the binary: the data files in this folder, packed by
+// scripts/pack-data and embedded by C23's #embed, so an installed reckon needs no files beside
+// it. Each is unpacked the first time it is asked for and kept for the rest of the process.
 #ifndef RECKON_DATA_H
 #define RECKON_DATA_H
 
-/// One embedded file: its bytes and how many there are.
+/// One embedded file, unpacked: its bytes and how many there are (none if it could not be
+/// unpacked: `reckon_data_problem` says why).
 struct reckon_data_file {
   const unsigned char *bytes;
   unsigned long size;
 };
 
 /// The built-in trivia bank (questions.txt): star-separated, UTF-8, with a header line.
-const unsigned char *reckon_data_questions(void);
-unsigned long reckon_data_questions_size(void);
+struct reckon_data_file reckon_data_questions(void);
 
 /// The built-in personality quizzes (personality/*.json), in the order they are listed.
 unsigned long reckon_data_quiz_count(void);
@@ -30,5 +31,8 @@ struct reckon_data_file reckon_data_html_entities(void);
 /// (constants.txt), in the format of UNITS-FORMAT.md.
 struct reckon_data_file reckon_data_units(void);
 struct reckon_data_file reckon_data_constants(void);
+
+/// Why a file could not be unpacked (zlib could not be opened), or NULL.
+const char *reckon_data_problem(void);
 
 #endif

@@ -495,7 +495,7 @@ public enum BuiltInQuestions {
 
   /// Reads the embedded file (Sources/ReckonData/questions.txt) as a user's file is read.
   public static func read() -> Result<TriviaImport, TriviaImport.Failure> {
-    TriviaImport.read(
-      Array(UnsafeBufferPointer(start: reckon_data_questions(), count: Int(reckon_data_questions_size()))))
+    let file = reckon_data_questions()
+    return TriviaImport.read(Array(UnsafeBufferPointer(start: file.bytes, count: Int(file.size))))
   }
 }
