@@ -57,9 +57,30 @@ static const unsigned char calculator[] = {
 #embed "packed/calculator.json.deflate"
 };
 
+static const unsigned char planet[] = {
+#embed "packed/planet.json.deflate"
+};
+static const unsigned char tree[] = {
+#embed "packed/tree.json.deflate"
+};
+static const unsigned char number[] = {
+#embed "packed/number.json.deflate"
+};
+static const unsigned char weather[] = {
+#embed "packed/weather.json.deflate"
+};
+static const unsigned char chess[] = {
+#embed "packed/chess.json.deflate"
+};
+
 static struct packed_file quizzes[] = {
   {animal, sizeof(animal)},
   {calculator, sizeof(calculator)},
+  {planet, sizeof(planet)},
+  {tree, sizeof(tree)},
+  {number, sizeof(number)},
+  {weather, sizeof(weather)},
+  {chess, sizeof(chess)},
 };
 
 unsigned long reckon_data_quiz_count(void) { return sizeof(quizzes) / sizeof(quizzes[0]); }

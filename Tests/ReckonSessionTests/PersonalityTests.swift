@@ -131,12 +131,17 @@ import Testing
   @Test func theBuiltInQuizzesPassTheChecker() {
     #expect(BuiltInQuizzes.problems.isEmpty, "\(BuiltInQuizzes.problems)")
     let quizzes = BuiltInQuizzes.all
-    #expect(quizzes.count >= 2)
-    #expect(quizzes.first?.name == "animal")
-    #expect(quizzes.first?.outcomes.count == 4)
+    // Issue 30: five more than the first two, each of at least eight questions of all three
+    // kinds, and four outcomes or more, every one of them some answer's.
+    #expect(quizzes.count >= 7)
+    #expect(quizzes.prefix(2).map(\.name) == ["animal", "calculator"])
+    #expect(Set(quizzes.map(\.name)).count == quizzes.count)
     for quiz in quizzes {
-      #expect(quiz.questions.count >= 6, "\(quiz.name)")
+      #expect(quiz.questions.count >= 8, "\(quiz.name)")
+      #expect(quiz.outcomes.count >= 4, "\(quiz.name)")
       #expect(Set(quiz.questions.map(\.kind)) == Set(PersonalityQuiz.Kind.allCases), "\(quiz.name)")
+      let reached = Set(quiz.questions.flatMap { $0.answers.map(\.outcome) })
+      #expect(reached == Set(quiz.outcomes.indices), "\(quiz.name): an outcome no answer gives")
       for outcome in quiz.outcomes {
         #expect(!outcome.symbol.isEmpty)
         // Two sentences.
