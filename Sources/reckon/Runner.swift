@@ -28,7 +28,7 @@ struct Runner {
   mutating func runExpressionsAndFiles(_ expressions: [String], _ files: [String], session: inout Session) -> Bool {
     var ok = true
     var lineNumber = 0
-    renderer.render(startup, prompt: "", location: "", out: &out, err: &err)
+    renderer.render(startup, prompt: "", out: &out, err: &err)
     for expression in expressions {
       for line in expression.split(separator: "\n", omittingEmptySubsequences: false) {
         lineNumber += 1
@@ -63,7 +63,7 @@ struct Runner {
   /// Evaluates piped standard input line by line, with no prompt; errors as `<stdin>:LINE:COLUMN`.
   mutating func runStandardInput(session: inout Session) -> Bool {
     var ok = true
-    renderer.render(startup, prompt: "", location: "", out: &out, err: &err)
+    renderer.render(startup, prompt: "", out: &out, err: &err)
     _ = runLines(from: 0, named: "<stdin>", session: &session, ok: &ok)
     return finish(&session, ok)
   }
@@ -109,13 +109,13 @@ struct Runner {
       ok = false
       out.flush()  // keep stdout and stderr in order when both go to one place
     }
-    renderer.render(reply, prompt: "", location: "\(source):\(number)", out: &out, err: &err)
+    renderer.render(reply, prompt: "", location: Renderer.Place(source: source, line: number), out: &out, err: &err)
     if reply.failed { err.flush() }
   }
 
   /// Says goodbye for the mode, flushes, and fails the run if output could not be written.
   mutating func finish(_ session: inout Session, _ ok: Bool) -> Bool {
-    renderer.render(session.finish(), prompt: "", location: "<end>", out: &out, err: &err)
+    renderer.render(session.finish(), prompt: "", location: Renderer.Place(source: "<end>"), out: &out, err: &err)
     out.flush()
     if let problem = out.failure {
       err.line("reckon: error: cannot write the output: \(problem)")
@@ -162,9 +162,9 @@ struct Runner {
     out.stopRequested = stop
     err.stopRequested = stop
     for warning in historyWarnings + editor.warnings {
-      renderer.render(Reply([.warning(warning)]), prompt: "", location: "", out: &out, err: &err)
+      renderer.render(Reply([.warning(warning)]), prompt: "", out: &out, err: &err)
     }
-    renderer.render(startup, prompt: "", location: "", out: &out, err: &err)
+    renderer.render(startup, prompt: "", out: &out, err: &err)
     for line in renderer.fitted("Reckon — exact calculator. Type help for commands, quit to leave.") {
       out.line(renderer.paint(line, .dim, enabled: terminal.colour))
     }
@@ -180,7 +180,7 @@ struct Runner {
         if box.session.isInCalculator || drops { editor.discardTypedText() }
         editor.clearLineForOutput()
         var (out, err) = (OutputStream(fd: 1), OutputStream(fd: 2))
-        renderer.render(reply, prompt: "", location: "", out: &out, err: &err)
+        renderer.render(reply, prompt: "", out: &out, err: &err)
         out.flush()
         err.flush()
       }
@@ -203,7 +203,7 @@ struct Runner {
         out.resume()
         err.resume()
         renderer.width = terminal.columns  // read each time: the window may have been resized
-        renderer.render(reply, prompt: prompt, location: "", out: &out, err: &err)
+        renderer.render(reply, prompt: prompt, out: &out, err: &err)
         out.flush()
         err.flush()
         if reply.shouldExit { break loop }
@@ -211,18 +211,18 @@ struct Runner {
         continue
       case .tooLong:
         // Refused as it arrived, as a piped line is: said once, and nothing changes.
-        renderer.render(Session.tooLong(bytes: nil), prompt: "", location: "", out: &out, err: &err)
+        renderer.render(Session.tooLong(bytes: nil), prompt: "", out: &out, err: &err)
         out.flush()
         err.flush()
       case .endOfInput:
         // Ctrl-D inside a mode ends the mode (with its summary), not Reckon.
         if box.session.isInCalculator { break loop }
-        renderer.render(box.session.finish(endingSession: false), prompt: "", location: "", out: &out, err: &err)
+        renderer.render(box.session.finish(endingSession: false), prompt: "", out: &out, err: &err)
         out.flush()
         err.flush()
       }
     }
-    renderer.render(box.session.finish(), prompt: "", location: "", out: &out, err: &err)
+    renderer.render(box.session.finish(), prompt: "", out: &out, err: &err)
     out.flush()
     err.flush()
     session = box.session
