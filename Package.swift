@@ -40,7 +40,8 @@ let package = Package(
       name: "ReckonData", dependencies: ["CDecompress"],
       exclude: [
         "packed",
-        "questions.txt", "personality", "words.txt", "blocked-words.txt", "html-entities.txt", "units.txt",
+        "questions.txt", "questions-2.txt", "personality", "words.txt", "blocked-words.txt", "html-entities.txt",
+        "units.txt",
         "constants.txt", "UNITS-FORMAT.md",
       ]),
     // The session state machine and its modes. Imports ReckonCore and the built-in content.

@@ -6,9 +6,9 @@
 
 #include "CDecompress.h"
 
-// Each file is embedded packed (raw deflate, written by scripts/pack-data from the text file
-// of the same name) and inflated the first time it is asked for, then kept: the content is a
-// third of its size in the binary, and only what a session uses is ever unpacked.
+// Each file is embedded packed (a Zstandard frame, written by scripts/pack-data from the text
+// file of the same name) and unpacked the first time it is asked for, then kept: the content
+// is a third of its size in the binary, and only what a session uses is ever unpacked.
 struct packed_file {
   const unsigned char *bytes;
   unsigned long size;
@@ -29,7 +29,7 @@ static struct reckon_data_file unpack(struct packed_file *file) {
     unsigned char *output = NULL;
     size_t length = 0;
     char why[120] = "";
-    if (reckon_decompress(0, file->bytes, file->size, unpacked_limit, &output, &length, why, sizeof why) ==
+    if (reckon_decompress(1, file->bytes, file->size, unpacked_limit, &output, &length, why, sizeof why) ==
         RECKON_DECOMPRESS_OK) {
       file->unpacked = (struct reckon_data_file){output, length};
     } else if (!problem[0]) {
@@ -44,33 +44,42 @@ static struct reckon_data_file unpack(struct packed_file *file) {
 const char *reckon_data_problem(void) { return problem[0] ? problem : NULL; }
 
 static const unsigned char questions[] = {
-#embed "packed/questions.txt.deflate"
+#embed "packed/questions.txt.zst"
 };
-static struct packed_file questions_file = {questions, sizeof(questions)};
+static const unsigned char questions_2[] = {
+#embed "packed/questions-2.txt.zst"
+};
+static struct packed_file question_editions[] = {
+  {questions, sizeof(questions)},
+  {questions_2, sizeof(questions_2)},
+};
 
-struct reckon_data_file reckon_data_questions(void) { return unpack(&questions_file); }
+unsigned long reckon_data_question_editions(void) {
+  return sizeof(question_editions) / sizeof(question_editions[0]);
+}
+struct reckon_data_file reckon_data_questions(unsigned long edition) { return unpack(&question_editions[edition]); }
 
 static const unsigned char animal[] = {
-#embed "packed/animal.json.deflate"
+#embed "packed/animal.json.zst"
 };
 static const unsigned char calculator[] = {
-#embed "packed/calculator.json.deflate"
+#embed "packed/calculator.json.zst"
 };
 
 static const unsigned char planet[] = {
-#embed "packed/planet.json.deflate"
+#embed "packed/planet.json.zst"
 };
 static const unsigned char tree[] = {
-#embed "packed/tree.json.deflate"
+#embed "packed/tree.json.zst"
 };
 static const unsigned char number[] = {
-#embed "packed/number.json.deflate"
+#embed "packed/number.json.zst"
 };
 static const unsigned char weather[] = {
-#embed "packed/weather.json.deflate"
+#embed "packed/weather.json.zst"
 };
 static const unsigned char chess[] = {
-#embed "packed/chess.json.deflate"
+#embed "packed/chess.json.zst"
 };
 
 static struct packed_file quizzes[] = {
@@ -87,12 +96,12 @@ unsigned long reckon_data_quiz_count(void) { return sizeof(quizzes) / sizeof(qui
 struct reckon_data_file reckon_data_quiz(unsigned long index) { return unpack(&quizzes[index]); }
 
 static const unsigned char words[] = {
-#embed "packed/words.txt.deflate"
+#embed "packed/words.txt.zst"
 };
 static struct packed_file words_file = {words, sizeof(words)};
 
 static const unsigned char blocked[] = {
-#embed "packed/blocked-words.txt.deflate"
+#embed "packed/blocked-words.txt.zst"
 };
 static struct packed_file blocked_file = {blocked, sizeof(blocked)};
 
@@ -100,19 +109,19 @@ struct reckon_data_file reckon_data_words(void) { return unpack(&words_file); }
 struct reckon_data_file reckon_data_blocked_words(void) { return unpack(&blocked_file); }
 
 static const unsigned char html_entities[] = {
-#embed "packed/html-entities.txt.deflate"
+#embed "packed/html-entities.txt.zst"
 };
 static struct packed_file html_entities_file = {html_entities, sizeof(html_entities)};
 
 struct reckon_data_file reckon_data_html_entities(void) { return unpack(&html_entities_file); }
 
 static const unsigned char units[] = {
-#embed "packed/units.txt.deflate"
+#embed "packed/units.txt.zst"
 };
 static struct packed_file units_file = {units, sizeof(units)};
 
 static const unsigned char constants[] = {
-#embed "packed/constants.txt.deflate"
+#embed "packed/constants.txt.zst"
 };
 static struct packed_file constants_file = {constants, sizeof(constants)};
 

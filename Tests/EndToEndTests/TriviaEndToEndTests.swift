@@ -2,6 +2,8 @@ import Foundation
 import SQLite
 import Testing
 
+@testable import ReckonSession
+
 /// The trivia quiz through the release binary: a daily challenge that survives `kill -9`,
 /// and question files given on the command line.
 @Suite struct TriviaEndToEndTests {
@@ -54,12 +56,15 @@ import Testing
       ["--questions", file, "-e", "quiz categories"], environment: Self.environment(home.path),
       executable: try ReckonBinary.release())
     #expect(run.status == 0)
-    #expect(run.lines.first == "10 categories, 100,180 questions:")
+    let builtIn = BuiltInQuestions.bank
+    #expect(
+      run.lines.first == "\(builtIn.categories.count + 4) categories, \((builtIn.count + 100_000).grouped) questions:")
     #expect(run.lines.contains { $0.hasPrefix("  Topic 3 ") && $0.hasSuffix(" 25,000") })
     #expect(
       run.stderr
         == "reckon: \(file): line 100002: unknown difficulty 'expert' (easy, medium or hard)\n"
-        + "reckon: \(file): loaded 100,000 questions in 4 categories (CSV), skipped 1 row; the quiz now has 100,180\n")
+        + "reckon: \(file): loaded 100,000 questions in 4 categories (CSV), skipped 1 row; the quiz now has "
+        + "\((builtIn.count + 100_000).grouped)\n")
   }
 
   /// In a script, every row skipped and the summary go to stderr, none cut short, and stdout
@@ -78,7 +83,8 @@ import Testing
     #expect(run.stdout == "2\n")
     let expected =
       (5...29).map { "reckon: mine.txt: line \($0): unknown difficulty 'expert' (easy, medium or hard)" } + [
-        "reckon: mine.txt: loaded 3 questions in 1 category (star-separated), skipped 25 rows; the quiz now has 183"
+        "reckon: mine.txt: loaded 3 questions in 1 category (star-separated), skipped 25 rows; the quiz now has "
+          + (BuiltInQuestions.bank.count + 3).grouped
       ]
     #expect(run.stderr.split(separator: "\n").map(String.init) == expected)
   }

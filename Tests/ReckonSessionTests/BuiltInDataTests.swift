@@ -19,7 +19,8 @@ import Testing
 
   @Test func everyPackedFileInflatesToItsSource() throws {
     let files: [(String, reckon_data_file)] = [
-      ("questions.txt", reckon_data_questions()), ("words.txt", reckon_data_words()),
+      ("questions.txt", reckon_data_questions(0)), ("questions-2.txt", reckon_data_questions(1)),
+      ("words.txt", reckon_data_words()),
       ("blocked-words.txt", reckon_data_blocked_words()), ("html-entities.txt", reckon_data_html_entities()),
       ("units.txt", reckon_data_units()), ("constants.txt", reckon_data_constants()),
     ]
@@ -37,6 +38,7 @@ import Testing
       let source = try Self.source("personality/" + name)
       #expect(quizzes.filter { $0 == source }.count == 1, "personality/\(name) is not built in once as it is")
     }
+    #expect(reckon_data_question_editions() == 2)
     #expect(reckon_data_problem() == nil)
   }
 

@@ -110,7 +110,7 @@ import Testing
     ("qu", ["quit", "quiz"]),
     ("da", ["daily"]),
     ("daily m", ["medium"]),
-    ("quiz ge", ["geography"]),
+    ("quiz ge", ["general", "geography"]), ("quiz geo", ["geography"]),
     ("quiz c", ["categories", "count"]),
     ("stats q", ["quiz"]),
     ("st", ["stats"]),

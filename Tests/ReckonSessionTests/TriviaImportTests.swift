@@ -39,8 +39,9 @@ import Testing
 
   /// Each bad row is skipped with its line and reason; the good rows around it load.
   @Test(arguments: [
-    ("Food*easy*Q?*A*B*C", "wrong number of columns: 6, expected 7"),
-    ("Food*easy*Q?*A*B*C*D*E", "wrong number of columns: 8, expected 7"),
+    ("Food*easy*Q?*A*B*C", "wrong number of columns: 6, expected 7 (8 with accepted answers)"),
+    ("Food*easy*Q?*A*B*C*D*E*F", "wrong number of columns: 9, expected 7 (8 with accepted answers)"),
+    ("Food*easy*Q?*A*B*C*D*B", "the accepted answer 'B' is also a wrong one"),
     ("Food*easy* *A*B*C*D", "empty question"),
     ("*easy*Q?*A*B*C*D", "empty category"),
     ("Food*expert*Q?*A*B*C*D", "unknown difficulty 'expert' (easy, medium or hard)"),
@@ -91,7 +92,10 @@ import Testing
       ])
     #expect(result.questions[0].correct == "Vivaldi, Antonio")
     // The row after the two-line question starts on line 5.
-    #expect(result.skipped == [TriviaImport.Skip(line: 5, reason: "wrong number of columns: 6, expected 7")])
+    #expect(
+      result.skipped == [
+        TriviaImport.Skip(line: 5, reason: "wrong number of columns: 6, expected 7 (8 with accepted answers)")
+      ])
   }
 
   /// A quote inside an unquoted field is a character, not the start of a quoted field that
@@ -116,7 +120,8 @@ import Testing
         TriviaImport.Skip(
           line: 1,
           reason:
-            "wrong number of columns: 3, expected 7 (a quoted field runs on to line 3: is a closing quote missing?)")
+            "wrong number of columns: 3, expected 7 (8 with accepted answers) (a quoted field runs on to line 3: is a closing quote missing?)"
+        )
       ])
     #expect(open.questions.isEmpty)
   }
@@ -258,7 +263,8 @@ import Testing
     #expect(
       plain(session.handle("quiz load notes.txt")) == [
         "error@11: nothing loaded from notes.txt: none of its 2 rows is a question it can use (read as CSV)",
-        "  line 1: wrong number of columns: 1, expected 7", "  line 2: wrong number of columns: 1, expected 7",
+        "  line 1: wrong number of columns: 1, expected 7 (8 with accepted answers)",
+        "  line 2: wrong number of columns: 1, expected 7 (8 with accepted answers)",
         "  loaded no questions, skipped 2 rows",
       ])
     #expect(
@@ -283,7 +289,7 @@ import Testing
     #expect(
       plain(session.handle("quiz load many.txt"))
         == ["Skipped 29 rows:"] + (7...35).map { "  line \($0): \(reason)" } + [
-          "Loaded 5 questions in 1 category from many.txt (star-separated), skipped 29 rows; the quiz now has 185."
+          "Loaded 5 questions in 1 category from many.txt (star-separated), skipped 29 rows; the quiz now has \((BuiltInQuestions.bank.count + 5).grouped)."
         ])
     // A file refused as a whole: every row under the error, on the error's own stream, then
     // the same summary.
@@ -452,16 +458,38 @@ import Testing
       ])
   }
 
+  /// Issues 8 and 30: a year of daily questions, every one of them sound as a question.
   @Test func theBuiltInBankIsWhatTheIssueAsks() throws {
     let bank = BuiltInQuestions.bank
-    let read = try #require(try? BuiltInQuestions.read().get())
-    #expect(read.skipped.isEmpty, "\(read.skipped)")
-    #expect(bank.count >= 150)
-    #expect(bank.categories.count >= 6)
-    for level in Difficulty.allCases {
-      #expect(bank.matching(difficulty: level, category: nil).count >= 40)
+    var read = 0
+    for edition in 0..<BuiltInQuestions.editions {
+      let file = try #require(try? BuiltInQuestions.read(edition: edition).get())
+      #expect(file.skipped.isEmpty, "edition \(edition + 1): \(file.skipped)")
+      read += file.questions.count
     }
-    #expect(bank.questions.allSatisfy { $0.incorrect.count == 3 })
+    #expect(BuiltInQuestions.editions == 2)
+    // No question twice (folded, whatever the edition), nor a text twice with other answers.
+    #expect(bank.count == read)
+    #expect(Set(bank.questions.map { Folding.key($0.text) }).count == bank.count)
+    #expect(bank.count >= 1_100)
+    for level in Difficulty.allCases {
+      #expect(bank.matching(difficulty: level, category: nil).count >= 365, "\(level)")
+    }
+    // At least ten categories, each with questions of every difficulty.
+    let categories = bank.categories
+    #expect(categories.count >= 10)
+    for category in categories {
+      #expect(Difficulty.allCases.allSatisfy { category.counts[$0, default: 0] >= 10 }, "\(category.name)")
+    }
+    for question in bank.questions {
+      let answers = question.answers.map { Folding.key($0) }
+      #expect(question.incorrect.count == 3 && Set(answers).count == 4, "\(question.text)")
+      // Nothing another way of typing the right answer shares with a wrong one.
+      let accepted = Set(question.accepted.map { Folding.key($0) })
+      #expect(accepted.isDisjoint(with: answers.dropFirst()), "\(question.text)")
+      // Every answer can be told by its text: no answer is a letter a–d alone.
+      #expect(answers.allSatisfy { !["a", "b", "c", "d"].contains($0) }, "\(question.text)")
+    }
   }
 }
 

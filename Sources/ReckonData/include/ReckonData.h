@@ -11,8 +11,11 @@ struct reckon_data_file {
   unsigned long size;
 };
 
-/// The built-in trivia bank (questions.txt): star-separated, UTF-8, with a header line.
-struct reckon_data_file reckon_data_questions(void);
+/// The built-in trivia bank, in editions (questions.txt, the first; questions-2.txt, added
+/// to the daily challenges from the day BuiltInQuestions gives): star-separated, UTF-8, with
+/// a header line.
+unsigned long reckon_data_question_editions(void);
+struct reckon_data_file reckon_data_questions(unsigned long edition);
 
 /// The built-in personality quizzes (personality/*.json), in the order they are listed.
 unsigned long reckon_data_quiz_count(void);

@@ -33,14 +33,17 @@ struct Choices: Sendable, Hashable {
   }
 
   /// The answer a line picks: its letter (`b`, `B`, `b)`), or its text, whatever the case and
-  /// accents. A bare letter that is also one of the answers is ambiguous: `a)` is the letter.
+  /// accents, or another way of typing the right answer the bank accepts (`USA`). A bare letter
+  /// that is also one of the answers is ambiguous: `a)` is the letter.
   func pick(_ line: String) -> Pick {
     let folded = Folding.key(line)
     var letter = folded
     let marked = letter.hasSuffix(")")
     if marked { letter.removeLast() }
     if letter.hasPrefix("(") { letter.removeFirst() }
-    let byText = answers.firstIndex { Folding.key($0) == folded } ?? loosely(folded)
+    let byText =
+      answers.firstIndex { Folding.key($0) == folded }
+      ?? (question.accepted.contains { Folding.key($0) == folded } ? correctIndex : nil) ?? loosely(folded)
     if let index = Choices.letters.prefix(answers.count).firstIndex(of: letter) {
       return byText == nil || marked ? .answer(index) : .ambiguous(letter: letter)
     }
@@ -49,19 +52,23 @@ struct Choices: Sendable, Hashable {
 
   /// An answer typed the way people write it when nothing matches exactly: without its
   /// punctuation, units or thousands separators (`90` for 90°, `300000` for 300,000, `dr
-  /// watson` for Dr. Watson), or by its last words (`munch` for Edvard Munch), when that
-  /// fits one answer only.
+  /// watson` for Dr. Watson), a number in words or digits either way (`eight` for 8, `12` for
+  /// Twelve), or by its last words (`munch` for Edvard Munch), when that fits one answer only.
   func loosely(_ folded: String) -> Int? {
     func words(_ text: String) -> [String] {
       // Commas and apostrophes join (300,000; O'Keeffe); anything else separates (1.5 is 1 5).
-      text.split(whereSeparator: { !($0.isLetter || $0.isNumber) && $0 != "," && $0 != "'" })
-        .map { String($0.filter { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty }
+      let split = Folding.key(text).split(whereSeparator: {
+        !($0.isLetter || $0.isNumber) && $0 != "," && $0 != "'"
+      }).map { String($0.filter { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty }
+      // A number in words is its digits.
+      return NumberWords.value(split).map { [String($0)] } ?? split
     }
     let typed = words(folded)
     guard !typed.isEmpty else { return nil }
-    let all = answers.map { words(Folding.key($0)) }
+    let all = answers.map { words($0) }
     let same = all.indices.filter { all[$0] == typed }
     if same.count == 1 { return same[0] }
+    if same.isEmpty && question.accepted.contains(where: { words($0) == typed }) { return correctIndex }
     let endings = all.indices.filter { all[$0].count > typed.count && Array(all[$0].suffix(typed.count)) == typed }
     // Not when another answer has those words too (Venus, Venus de Milo).
     let elsewhere = all.indices.filter { i in !endings.contains(i) && typed.allSatisfy { all[i].contains($0) } }

@@ -5,7 +5,9 @@ import ReckonData
 /// and saying why each bad one was skipped.
 ///
 /// 1. Star-separated: `category*difficulty*question*correctAnswer*incorrect1*incorrect2*incorrect3`
-///    with that header line (the format of an existing trivia app's bank, and of Reckon's own).
+///    with that header line (the format of an existing trivia app's bank, and of Reckon's own),
+///    and an eighth column, `accepted`, that may give other ways to type the right answer,
+///    separated by `|` (`USA|United States of America`).
 /// 2. The same columns as CSV (RFC 4180: quoted fields with commas, quotes and line breaks).
 /// 3. Open Trivia DB's JSON: `results`, each with `type`, `difficulty`, `category`,
 ///    `question`, `correct_answer` and `incorrect_answers`; HTML entities are decoded, and a
@@ -197,23 +199,24 @@ public struct TriviaImport: Sendable {
   /// the row's number of fields when not all were kept.
   mutating func add(_ raw: [String], line: Int, lastLine: Int? = nil, count: Int? = nil) {
     let count = count ?? raw.count
-    guard count == 7 else {
+    guard count == 7 || count == 8 else {
       // A quote left open swallows the lines after it: say where it ran to.
       let open = lastLine.map { " (a quoted field runs on to line \($0): is a closing quote missing?)" } ?? ""
-      skipRow(line: line, "wrong number of columns: \(count.grouped), expected 7" + open)
+      skipRow(line: line, "wrong number of columns: \(count.grouped), expected 7 (8 with accepted answers)" + open)
       return
     }
     let fields = raw.map(\.trimmingSpaces)
     add(
       category: fields[0], difficulty: fields[1], question: fields[2], correct: fields[3],
-      incorrect: Array(fields[4...]), line: line, place: nil, columns: Array(TriviaImport.columns[3...]))
+      incorrect: Array(fields[4..<7]), line: line, place: nil, columns: Array(TriviaImport.columns[3...]),
+      accepted: count == 8 ? fields[7].split(separator: "|").map(String.init) : [])
   }
 
   /// Checks a question's parts, whatever the format; `place` names it where a line does
   /// not (`results[3]`), and `columns` names the answers' places.
   mutating func add(
     category: String, difficulty: String, question: String, correct: String, incorrect: [String], line: Int,
-    place: String?, columns: [String]
+    place: String?, columns: [String], accepted: [String] = []
   ) {
     let origin = nextOrigin(line: line, place: place)
     func skip(_ reason: String) { self.skip(reason, at: origin) }
@@ -245,8 +248,20 @@ public struct TriviaImport: Sendable {
     if wrong.contains(right) { return skip("the right answer is repeated among the wrong ones") }
     // Pairs, not a Set: three answers, a hundred thousand rows.
     for i in wrong.indices where wrong[(i + 1)...].contains(wrong[i]) { return skip("a wrong answer is repeated") }
+    // Other ways to type the right answer: never a wrong one's.
+    var others: [String] = []
+    for other in accepted.map({ PlainText.withoutControls($0).trimmingSpaces }) where !other.isEmpty {
+      if other.utf8.count > TriviaImport.maxFieldLength && other.count > TriviaImport.maxFieldLength {
+        return skip("an accepted answer is longer than \(TriviaImport.maxFieldLength.grouped) characters")
+      }
+      let folded = Folding.key(other)
+      if wrong.contains(folded) { return skip("the accepted answer '\(other)' is also a wrong one") }
+      if folded != right && !others.contains(where: { Folding.key($0) == folded }) { others.append(other) }
+    }
     questions.append(
-      TriviaQuestion(category: category, difficulty: level, text: question, correct: correct, incorrect: incorrect))
+      TriviaQuestion(
+        category: category, difficulty: level, text: question, correct: correct, incorrect: incorrect,
+        accepted: others))
     origins.append(origin)
   }
 
@@ -485,17 +500,33 @@ enum OpenTriviaDBEncoding: Sendable, Equatable {
   }
 }
 
-/// The bank built into the binary.
+/// The bank built into the binary, in editions: the first (Sources/ReckonData/questions.txt)
+/// and those added since (questions-2.txt, …), each read as a user's file is read. The days
+/// an edition's questions join the daily challenges (`DailyQuestions`): the first's always,
+/// a later one's from the day after it was written, so that no day already played changes.
 public enum BuiltInQuestions {
+  static let dailyFrom: [Day?] = [nil, Day(year: 2026, month: 11, day: 28)]
+
   /// Read once, when a quiz first needs it.
   public static let bank: QuestionBank = {
-    guard case .success(let read) = read() else { return QuestionBank() }
-    return QuestionBank(read.questions)
+    var bank = QuestionBank()
+    for edition in 0..<editions {
+      guard case .success(let read) = read(edition: edition) else { continue }
+      bank.reserve(read.questions.count)
+      for var question in read.questions {
+        question.dailyFrom = dailyFrom[edition]
+        bank.add(question)
+      }
+    }
+    return bank
   }()
 
-  /// Reads the embedded file (Sources/ReckonData/questions.txt) as a user's file is read.
-  public static func read() -> Result<TriviaImport, TriviaImport.Failure> {
-    let file = reckon_data_questions()
+  /// How many editions there are.
+  static var editions: Int { min(Int(reckon_data_question_editions()), dailyFrom.count) }
+
+  /// Reads one edition's embedded file as a user's file is read.
+  public static func read(edition: Int) -> Result<TriviaImport, TriviaImport.Failure> {
+    let file = reckon_data_questions(UInt(edition))
     return TriviaImport.read(Array(UnsafeBufferPointer(start: file.bytes, count: Int(file.size))))
   }
 }

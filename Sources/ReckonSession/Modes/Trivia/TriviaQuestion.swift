@@ -15,6 +15,13 @@ public struct TriviaQuestion: Sendable, Hashable {
   public var text: String
   public var correct: String
   public var incorrect: [String]
+  /// Other ways to type the right answer (`USA` for United States), from a bank's `accepted`
+  /// column: never shown, and not part of the question's keys.
+  public var accepted: [String]
+  /// The first day the question may be a daily challenge: nil for the first built-in bank's
+  /// and everyone else's; the built-in questions added later have the day they were added
+  /// (`DailyQuestions`).
+  public var dailyFrom: Day?
   /// The name the store keeps the question's answers under, so that it is known again when
   /// a file is read again: 16 hex digits of the folded text (however it is spelt or spaced),
   /// as every question's was before two questions could share a text. A question whose text
@@ -25,12 +32,17 @@ public struct TriviaQuestion: Sendable, Hashable {
   /// The hash of the folded text, whose 16 hex digits are the first key tried.
   let textHash: UInt64
 
-  public init(category: String, difficulty: Difficulty, text: String, correct: String, incorrect: [String]) {
+  public init(
+    category: String, difficulty: Difficulty, text: String, correct: String, incorrect: [String],
+    accepted: [String] = [], dailyFrom: Day? = nil
+  ) {
     self.category = category
     self.difficulty = difficulty
     self.text = text
     self.correct = correct
     self.incorrect = incorrect
+    self.accepted = accepted
+    self.dailyFrom = dailyFrom
     textHash = StableHash.of(Folding.key(text))
     key = StableHash.hex(textHash)
   }
