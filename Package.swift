@@ -40,7 +40,8 @@ let package = Package(
       name: "ReckonData", dependencies: ["CDecompress"],
       exclude: [
         "packed",
-        "questions.txt", "questions-2.txt", "personality", "words.txt", "blocked-words.txt", "html-entities.txt",
+        "questions.txt", "questions-2.txt", "personality", "words.txt", "blocked-words.txt",
+        "html-entities.txt",
         "units.txt",
         "constants.txt", "UNITS-FORMAT.md",
       ]),
@@ -89,6 +90,9 @@ let package = Package(
             "-Xlinker", "--icf=all",
             // Unicode's scalar names are never asked for: Sources/CArguments/UnicodeNames.c.
             "-Xlinker", "--wrap=_swift_stdlib_getScalarName", "-Xlinker", "--wrap=_swift_stdlib_getNameAlias",
+            // Nor their ages and scripts (24 KB).
+            "-Xlinker", "--wrap=_swift_stdlib_getAge", "-Xlinker", "--wrap=_swift_stdlib_getScript",
+            "-Xlinker", "--wrap=_swift_stdlib_getScriptExtensions",
           ], .when(platforms: [.linux], configuration: .release))
       ]
     ),

@@ -20,3 +20,24 @@ const char *__wrap__swift_stdlib_getNameAlias(uint32_t scalar) {
   (void)scalar;
   return NULL;
 }
+
+// The same for scalars' ages (`Unicode.Scalar.Properties.age`: 14 KB of tables) and scripts
+// (the `_script` and `_scriptExtensions` that only Swift's regular expressions read: 10 KB),
+// which Reckon never asks for either. An age of UINT16_MAX is "none", as for an unassigned
+// scalar; a script is number 0, with no extensions (never asked for: any would do).
+
+uint16_t __wrap__swift_stdlib_getAge(uint32_t scalar) {
+  (void)scalar;
+  return UINT16_MAX;
+}
+
+uint8_t __wrap__swift_stdlib_getScript(uint32_t scalar) {
+  (void)scalar;
+  return 0;
+}
+
+const uint8_t *__wrap__swift_stdlib_getScriptExtensions(uint32_t scalar, uint8_t *count) {
+  (void)scalar;
+  if (count) *count = 0;
+  return NULL;
+}
