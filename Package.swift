@@ -40,7 +40,7 @@ let package = Package(
       name: "ReckonData", dependencies: ["CDecompress"],
       exclude: [
         "packed",
-        "questions.txt", "questions-2.txt", "personality", "words.txt", "blocked-words.txt",
+        "questions.txt", "questions-2.txt", "personality", "words.txt", "words-more.txt", "blocked-words.txt",
         "html-entities.txt",
         "units.txt",
         "constants.txt", "UNITS-FORMAT.md",

@@ -72,7 +72,7 @@ import Testing
       ["-e", "anagram levels", "-e", "anagram", "-e", "quit"], environment: Self.environment(home.path),
       executable: try ReckonBinary.release())
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.lines.contains { $0.wholeMatch(of: #/ *easy +4 +10 +3/#) != nil }, "\(run.lines)")
+    #expect(run.lines.contains { $0.wholeMatch(of: #/ *easy +4 +common +10 +3/#) != nil }, "\(run.lines)")
     #expect(run.lines.contains("Anagrams for tester, easy: 10 words of 4 letters, 10 s each, 3 points a letter."))
   }
 

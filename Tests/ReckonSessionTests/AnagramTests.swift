@@ -1,3 +1,4 @@
+import ReckonData
 import ReckonStore
 import Testing
 
@@ -5,17 +6,35 @@ import Testing
 
 /// The anagram game: its word lists, its level table, its tiles and its score.
 @Suite struct AnagramTests {
+  /// Issue 30: at least 20,000 common words (SCOWL's size 35), the common ones first, and
+  /// each level with words enough.
   @Test func theBuiltInListIsCleanAndLargeEnough() {
     let file = WordList.builtIn
-    #expect(file.words.count >= 3000)
+    #expect(file.words.count >= 20_000)
+    // The first file's words are the common ones, all of them and only them.
+    let common = reckon_data_words()
+    let commonWords = String(decoding: UnsafeBufferPointer(start: common.bytes, count: Int(common.size)), as: UTF8.self)
+      .split(separator: "\n").dropFirst().map(String.init)
+    #expect(file.common == commonWords.count && Array(file.words.prefix(file.common)) == commonWords)
+    #expect(file.common >= 10_000 && file.common < file.words.count)
+    // Words of every kind people type.
+    for word in ["opts", "cats", "walked", "running", "happiest", "grandma", "quickly"] {
+      #expect(file.anagrams(of: word).contains(word), "\(word)")
+    }
+    // No names (capitalised in SCOWL) nor abbreviations.
+    for word in ["paris", "london", "usa", "etc"] { #expect(!file.words.contains(word), "\(word)") }
     #expect(file.words.allSatisfy { $0.unicodeScalars.allSatisfy { ("a"..."z").contains($0) } })
     #expect(Set(file.words).count == file.words.count)
     #expect(WordList.blocked.isDisjoint(with: file.words))
     #expect(WordList.blocked.count > 100)
     for level in AnagramLevels.defaults {
-      #expect(file.words(lengths: level.letters).count >= 300, "\(level.name)")
+      #expect(file.words(lengths: level.letters, commonOnly: level.commonWords).count >= 1_500, "\(level.name)")
+      #expect(file.puzzles(lengths: level.letters, commonOnly: level.commonWords) >= 1_000, "\(level.name)")
     }
-    #expect(file.anagrams(of: "listen").sorted() == ["enlist", "listen", "silent"])
+    // The easy and medium levels ask common words only, the hard one any.
+    #expect(file.words(lengths: 4...5, commonOnly: true).allSatisfy { file.words.firstIndex(of: $0)! < file.common })
+    #expect(file.words(lengths: 7...8).count > file.words(lengths: 7...8, commonOnly: true).count)
+    #expect(file.anagrams(of: "listen").sorted() == ["enlist", "inlets", "listen", "silent", "tinsel"])
     #expect(file.accepts("silent", for: "listen"))
     #expect(!file.accepts("listen", for: "stone"))
   }
@@ -83,13 +102,22 @@ import Testing
   @Test func levelTablesOverrideAndAdd() throws {
     let levels = try AnagramLevels.read("# mine\nEASY 3-4 20 5\n\nexpert 9-10 120 30 # long ones\n").get()
     #expect(levels.map(\.name) == ["easy", "medium", "hard", "expert"])
-    #expect(levels[0] == AnagramLevel(name: "easy", letters: 3...4, seconds: 20, points: 5))
+    // A level of the defaults keeps its words unless the line says; a new one asks all.
+    #expect(levels[0] == AnagramLevel(name: "easy", letters: 3...4, seconds: 20, points: 5, commonWords: true))
+    #expect(!levels[3].commonWords)
+    let chosen = try AnagramLevels.read("easy 4 60 10 all\nlong 9 90 30 common\n").get()
+    #expect(!chosen[0].commonWords && chosen[3].commonWords)
     #expect(levels[3].lettersLabel == "9–10")
     #expect(levels[1] == AnagramLevels.defaults[1])
   }
 
   @Test(arguments: [
-    ("easy 4-5 60", "line 1: expected 4 columns (level letters seconds points, like: easy 4-5 60 10), found 3"),
+    (
+      "easy 4-5 60",
+      "line 1: expected 4 columns and a fifth if you like (level letters seconds points [common|all], like: "
+        + "easy 4-5 60 10), found 3"
+    ),
+    ("easy 4-5 60 10 some", #"line 1: words "some" should be common or all"#),
     ("easy 5-4 60 10", #"line 1: letters "5-4" should be a length from 3 to 15, or two (4-5)"#),
     ("easy 2 60 10", #"line 1: letters "2" should be a length from 3 to 15, or two (4-5)"#),
     ("easy x 60 10", #"line 1: letters "x" should be a length from 3 to 15, or two (4-5)"#),
@@ -186,21 +214,57 @@ import Testing
     var session = testSession(clock: clock)
     _ = session.handle("anagram hard")
     #expect(session.input.promptIsLive)
-    #expect(session.prompt == "anagram 1/10 0:30> ")
+    #expect(session.prompt == "anagram 1/10 0:45> ")
     clock.advance(milliseconds: 12_500)
-    #expect(session.prompt == "anagram 1/10 0:18> ")
+    #expect(session.prompt == "anagram 1/10 0:33> ")
     #expect(session.tick().outputs.isEmpty)
     guard let before = session.mode as? AnagramMode else {
       Issue.record("the round did not start: \(type(of: session.mode))")
       return
     }
-    clock.advance(milliseconds: 17_500)
+    clock.advance(milliseconds: 32_500)
     let reply = plain(session.tick())
     #expect(reply.first == "Time's up: the word was \(before.word.uppercased()).")
-    #expect(session.prompt == "anagram 2/10 0:30> ")
+    #expect(session.prompt == "anagram 2/10 0:45> ")
   }
 
   /// Rounds are saved after every word, so leaving keeps them; the best is per level.
+  /// Issue 30: a real word the game's list lacks (in the system's larger dictionary) costs
+  /// nothing and says so; letters that are no word still cost half the word's points.
+  @Test func aRealWordNotInTheGamesListCostsNothing() throws {
+    var session = testSession()
+    session.state.files = MemoryFiles([
+      "mine.txt": Array("listen\n".utf8),
+      "/usr/share/dict/words": Array("Lisbon\nlisten\nsilent\ntinsel\nenlist's\n".utf8),
+    ])
+    guard case .success = session.state.useWords(from: "mine.txt") else {
+      Issue.record("the list did not load")
+      return
+    }
+    _ = session.handle("anagram medium")
+    #expect(session.handle("listen").outputs.contains { if case .feedback(true, _) = $0 { true } else { false } })
+    // One word a round: a second round to guess in.
+    _ = session.handle("quit")
+    _ = session.handle("anagram medium")
+    let scored = try #require((session.mode as? AnagramMode)?.score)
+    #expect(
+      plain(session.handle("silent")) == [
+        "SILENT is a word, but not in this game's list: it costs nothing. Try another."
+      ])
+    #expect((session.mode as? AnagramMode)?.score == scored)
+    #expect((session.mode as? AnagramMode)?.wrong == 0)
+    #expect(plain(session.handle("tinsel")).first?.contains("not in this game's list") == true)
+    // Not a word anywhere: the cost, as before.
+    #expect(plain(session.handle("nestil")).first?.hasPrefix("✗ NESTIL is not in the word list") == true)
+    #expect((session.mode as? AnagramMode)?.wrong == 1)
+    // Without a dictionary (none on the system), a word the list lacks is a wrong guess.
+    var bare = testSession()
+    bare.state.files = MemoryFiles(["mine.txt": Array("listen\n".utf8)])
+    _ = bare.state.useWords(from: "mine.txt")
+    _ = bare.handle("anagram medium")
+    #expect(plain(bare.handle("silent")).first?.hasPrefix("✗ SILENT is not in the word list") == true)
+  }
+
   @Test func roundsAreSavedAsTheyGo() throws {
     let store = SQLiteStore.inMemory()
     var session = testSession(store: store)

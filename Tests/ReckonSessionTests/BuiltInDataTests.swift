@@ -20,7 +20,7 @@ import Testing
   @Test func everyPackedFileInflatesToItsSource() throws {
     let files: [(String, reckon_data_file)] = [
       ("questions.txt", reckon_data_questions(0)), ("questions-2.txt", reckon_data_questions(1)),
-      ("words.txt", reckon_data_words()),
+      ("words.txt", reckon_data_words()), ("words-more.txt", reckon_data_more_words()),
       ("blocked-words.txt", reckon_data_blocked_words()), ("html-entities.txt", reckon_data_html_entities()),
       ("units.txt", reckon_data_units()), ("constants.txt", reckon_data_constants()),
     ]

@@ -21,9 +21,11 @@ struct reckon_data_file reckon_data_questions(unsigned long edition);
 unsigned long reckon_data_quiz_count(void);
 struct reckon_data_file reckon_data_quiz(unsigned long index);
 
-/// The anagram game's word list (words.txt), and the words it never uses from any list
-/// (blocked-words.txt): one a line, lowercase, with a comment line first.
+/// The anagram game's word list, its common words (words.txt) and the rest (words-more.txt),
+/// and the words it never uses from any list (blocked-words.txt): one a line, lowercase, with
+/// a comment line first.
 struct reckon_data_file reckon_data_words(void);
+struct reckon_data_file reckon_data_more_words(void);
 struct reckon_data_file reckon_data_blocked_words(void);
 
 /// HTML5's character references (html-entities.txt, written by scripts/html-entities): one a

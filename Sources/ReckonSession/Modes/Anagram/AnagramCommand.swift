@@ -5,18 +5,19 @@ struct AnagramCommand: Command {
   static let help = CommandHelp(
     name: "anagram", usage: "anagram [easy|medium|hard]", summary: "unscramble ten words against the clock",
     details: """
-      anagram          a round of 10 words at easy (4–5 letters, 60 s a word,
-                       10 points a letter); medium: 6, 45 s, 15; hard: 7–8,
-                       30 s, 20
+      anagram          a round of 10 words at easy (4–5 letters, common words,
+                       60 s a word, 10 points a letter); medium: 6, common,
+                       45 s, 15; hard: 7–8, all words, 45 s, 20
       anagram levels   the level table
       Type any word of the list made of exactly the tiles' letters. Right: the
-      word's points; wrong: minus half of them (never below 0). hint places the
+      word's points; wrong: minus half of them (never below 0), but a real
+      word the game's list lacks costs nothing. hint places the
       next letter (one letter's points); shuffle; skip shows the word (no
       points). The time left shows on the prompt. The score is saved as you
       go; stats anagram shows your best and your rounds.
       Your own levels: a file anagram-levels.txt in Reckon's settings folder
       (anagram levels says where), a line a level: name letters seconds
-      points, like  hard 7-9 40 25  (a new name adds a level).
+      points [common|all], like  hard 7-9 40 25  (a new name adds a level).
       reckon --words FILE plays with another word list.
       """)
 
@@ -79,8 +80,10 @@ struct AnagramCommand: Command {
   }
 
   static func levelTable(_ levels: [AnagramLevel], state: SessionState) -> [Output] {
-    var rows = [["level", "letters", "seconds", "points a letter"]]
-    for level in levels { rows.append([level.name, level.lettersLabel, "\(level.seconds)", "\(level.points)"]) }
+    var rows = [["level", "letters", "words", "seconds", "points a letter"]]
+    for level in levels {
+      rows.append([level.name, level.lettersLabel, level.wordsLabel, "\(level.seconds)", "\(level.points)"])
+    }
     let custom = levels != AnagramLevels.defaults
     let file =
       state.anagramLevelsFile.map {
@@ -107,6 +110,11 @@ public struct AnagramContent: SessionContent {
   /// The file with the user's anagram level table, read at each round, when it is not the
   /// one in the configuration folder.
   public var levelsFile: String?
+  /// The larger dictionary a guess the game's list lacks is looked up in: the system's word
+  /// list (Debian's `wordlist` packages, wamerican's 100,000 words), when there is one.
+  public var dictionaryFile = "/usr/share/dict/words"
+  /// Its words, read at the first guess that needs them; empty when it cannot be read.
+  var dictionary: Set<String>?
 
   public init() {}
 
@@ -123,6 +131,22 @@ extension SessionState {
   public var anagramLevelsFile: String? {
     get { anagram.levelsFile ?? configFolder.map { $0 + "/anagram-levels.txt" } }
     set { content.update(AnagramContent.self) { $0.levelsFile = newValue } }
+  }
+
+  /// Whether `word` is in the larger dictionary (`AnagramContent.dictionaryFile`), read once,
+  /// filtered as a word list is (no names, possessives or blocked words).
+  mutating func isDictionaryWord(_ word: String) -> Bool {
+    if anagram.dictionary == nil {
+      var words: Set<String> = []
+      if case .success(var lines) = openLines(
+        anagram.dictionaryFile, lineLimit: WordList.maxLineBytes, budget: WordList.maxFileBytes),
+        let (list, _) = try? WordList.read(&lines)
+      {
+        words = Set(list.words)
+      }
+      content.update(AnagramContent.self) { $0.dictionary = words }
+    }
+    return anagram.dictionary?.contains(word) ?? false
   }
 
   /// The anagram levels: the defaults, with the user's file over them. A file that is there
@@ -178,7 +202,7 @@ extension SessionState {
     let leftOut = "left out \(report.skipped.isEmpty ? "none" : report.skipped)"
     // Words made of the same letters are one puzzle.
     let playable = AnagramLevels.defaults.map { level in
-      "\(list.puzzles(lengths: level.letters).grouped) \(level.name)"
+      "\(list.puzzles(lengths: level.letters, commonOnly: level.commonWords).grouped) \(level.name)"
     }.joined(separator: ", ")
     let loaded = Wording.count(report.kept, "word")
     return .success(

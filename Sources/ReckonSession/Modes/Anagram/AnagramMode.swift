@@ -42,7 +42,7 @@ public struct AnagramMode: Sendable {
   static func pick(_ level: AnagramLevel, from list: WordList, count: Int, random: inout any RandomSource) -> [String] {
     var picked: [String] = []
     var letters: Set<String> = []
-    for word in Shuffle.items(list.words(lengths: level.letters), &random) {
+    for word in Shuffle.items(list.words(lengths: level.letters, commonOnly: level.commonWords), &random) {
       guard picked.count < count else { break }
       // Not a word that is also a word of the round (done, hint, skip) or made of its letters
       // (node, thin): typing it must do one thing only.
@@ -154,6 +154,15 @@ public struct AnagramMode: Sendable {
     // What cannot be an anagram of the tiles at all is a slip, not a guess: it costs nothing,
     // and the reply says what is wrong with it.
     if let slip = AnagramMode.slip(guess, tiles: word) { return (Reply([.note(slip)]), false) }
+    // A real word the game's list leaves out (a rarer one, or a list of your own's gap) is
+    // not a wrong guess either.
+    if state.isDictionaryWord(guess) {
+      return (
+        Reply([
+          .note("\(guess.uppercased()) is a word, but not in this game's list: it costs nothing. Try another.")
+        ]), false
+      )
+    }
     wrong += 1
     let lost = min(score, penalty)
     score -= lost
@@ -285,10 +294,10 @@ public struct AnagramMode: Sendable {
   static func help(_ level: AnagramLevel) -> String {
     """
     Make a word of all the letters on the tiles: any word of the list made of
-    exactly them is right (silent for listen). Right: +\(level.points) a letter. A word of
-    these letters that is not in the list: minus half the word's points, but
-    the score never goes below 0. A guess of another length, or with letters
-    not on the tiles, costs nothing. hint puts the next
+    exactly them is right (silent for listen). Right: +\(level.points) a letter. Letters
+    that are no word: minus half the word's points, but the score never goes
+    below 0. A real word that is not in this game's list, a guess of another
+    length, or with letters not on the tiles, costs nothing. hint puts the next
     letter in its place (−\(level.points)); shuffle mixes the tiles again; skip shows the
     word (no points). After \(level.seconds) s the word is shown and the next comes.
     quit ends the round; the score is saved as you go.

@@ -16,6 +16,9 @@ public struct WordList: Sendable {
   /// The words that can be scrambled (two different letters at least), by length, by their
   /// place in `words`.
   let playable: [Int: [Int32]]
+  /// How many of `words`, from the first, are its common ones (`AnagramLevel.commonWords`):
+  /// the built-in list's first part; all of any other list.
+  public internal(set) var common: Int
 
   /// The list of `words`, each once (a word seen before is left out).
   init(_ words: [String]) {
@@ -160,6 +163,7 @@ public struct WordList: Sendable {
     lastAnagram = list.lastAnagram
     nextAnagram = list.nextAnagram
     playable = list.playable
+    common = list.words.count
   }
 
   /// A word's letters in alphabetical order: the same for all its anagrams.
@@ -182,15 +186,20 @@ public struct WordList: Sendable {
   /// Whether `guess` is a word of the list made of exactly the letters of `word`.
   func accepts(_ guess: String, for word: String) -> Bool { anagrams(of: word).contains(guess) }
 
-  /// The words with `lengths` letters that can be scrambled (at least two different letters).
-  public func words(lengths: ClosedRange<Int>) -> [String] {
-    lengths.flatMap { (playable[$0] ?? []).map { words[Int($0)] } }
+  /// The words with `lengths` letters that can be scrambled (at least two different letters),
+  /// only the common ones if `commonOnly`.
+  public func words(lengths: ClosedRange<Int>, commonOnly: Bool = false) -> [String] {
+    lengths.flatMap { (playable[$0] ?? []).filter { !commonOnly || $0 < common }.map { words[Int($0)] } }
   }
 
   /// How many puzzles the list has of `lengths` letters: sets of letters, at least two of them
-  /// different, that some word is made of (words of the same letters are one puzzle).
-  public func puzzles(lengths: ClosedRange<Int>) -> Int {
-    lastAnagram.keys.count { lengths.contains($0.count) && $0.canScramble }
+  /// different, that some word is made of (words of the same letters are one puzzle); only
+  /// those of a common word if `commonOnly`.
+  public func puzzles(lengths: ClosedRange<Int>, commonOnly: Bool = false) -> Int {
+    guard commonOnly && common < words.count else {
+      return lastAnagram.keys.count { lengths.contains($0.count) && $0.canScramble }
+    }
+    return Set(words(lengths: lengths, commonOnly: true).map { Key.letters(of: $0) }).count
   }
 
   /// What reading a list kept and left out.
@@ -298,9 +307,18 @@ public struct WordList: Sendable {
     return Set(list.words)
   }()
 
-  /// The list built in (Sources/ReckonData/words.txt), read as a user's list is.
+  /// The list built in, read as a user's list is: Sources/ReckonData/words.txt, its common
+  /// words, then words-more.txt (scripts/word-list makes both from SCOWL, each word once).
   public static let builtIn: WordList = {
-    let file = reckon_data_words()
-    return read(Array(UnsafeBufferPointer(start: file.bytes, count: Int(file.size)))).0
+    let common = reckon_data_words()
+    let more = reckon_data_more_words()
+    let commonBytes = UnsafeBufferPointer(start: common.bytes, count: Int(common.size))
+    var bytes = Array(commonBytes)
+    bytes.append(0x0A)
+    bytes += UnsafeBufferPointer(start: more.bytes, count: Int(more.size))
+    var list = read(bytes).0
+    // Every line of the first file but its comment is a word (a test checks).
+    list.common = min(list.words.count, commonBytes.count { $0 == 0x0A } - 1)
+    return list
   }()
 }
