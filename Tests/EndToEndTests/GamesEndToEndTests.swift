@@ -30,6 +30,8 @@ import Testing
     let playable: Set = ["STONE", "NOTES", "HEART", "EARTH", "CHEAP", "NIGHT", "LEMON"]
     #expect(skipped.allSatisfy { playable.contains(String($0)) })
     #expect(run.lines.contains("Only 5 words of 4–5 letters in \(home.path)/words."), "\(run.lines)")
+    #expect(
+      run.lines.contains("Type the word; hint, shuffle, skip, quit. Letters that are no word cost half its points."))
     #expect(run.lines.contains("Round over after 3 of 5 words: 0 points, 0 of 3 words solved."))
     let saved = try Database(home.path + "/reckon.sqlite", flags: .readOnly).first(
       """
@@ -61,6 +63,24 @@ import Testing
       executable: try ReckonBinary.release())
     #expect(missing.status == 1)
     #expect(missing.stderr == "reckon: --words nope: error: cannot read it: no such file or directory\n")
+  }
+
+  /// Issue 30: a real word that the game's list lacks is looked up in the system's word list
+  /// (/usr/share/dict/words: `scripts/deps` installs wamerican) and costs nothing.
+  @Test func aRealWordTheListLacksIsFoundInTheSystemsWordList() throws {
+    #expect(
+      FileManager.default.fileExists(atPath: "/usr/share/dict/words"),
+      "no /usr/share/dict/words: scripts/deps installs wamerican")
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    try "listen\n".write(toFile: home.path + "/mine.txt", atomically: true, encoding: .utf8)
+    let run = try ReckonProcess.run(
+      ["--words", home.path + "/mine.txt"], input: Data("anagram medium\nsilent\nnestil\nlisten\n".utf8),
+      environment: Self.environment(home.path), executable: try ReckonBinary.release())
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.lines.contains("SILENT is a word, but not in this game's list: it costs nothing. Try another."))
+    #expect(run.lines.contains { $0.hasPrefix("✗ NESTIL is not in the word list") }, "\(run.lines)")
+    #expect(run.lines.contains("Round over: 90 points, 1 of 1 word solved (1 wrong guess)."), "\(run.lines)")
   }
 
   /// The level table in the settings folder (RECKON_HOME here) is the one played.

@@ -80,10 +80,10 @@ public struct AnagramMode: Sendable {
           + "\(level.seconds) s each, \(level.points) points a letter.")
     ]
     if words.count < requested {
-      lines.append(.note("Only \(words.count) words of \(level.lettersLabel) letters in \(source)."))
+      lines.append(.note("Only \(Wording.count(words.count, "word")) of \(level.lettersLabel) letters in \(source)."))
     }
     lines.append(
-      .note("Type the word; hint, shuffle, skip, quit. A wrong word of these letters costs half its points."))
+      .note("Type the word; hint, shuffle, skip, quit. Letters that are no word cost half its points."))
     return lines + current
   }
 
