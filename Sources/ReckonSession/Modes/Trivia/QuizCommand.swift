@@ -11,10 +11,13 @@ struct QuizCommand: Command {
       quiz categories       the categories, with how many questions each has
       quiz load FILE        add questions from a file for this session:
                             star-separated (category*difficulty*question*
-                            correctAnswer*incorrect1*incorrect2*incorrect3),
-                            the same columns as CSV, or Open Trivia DB JSON
+                            correctAnswer*incorrect1*incorrect2*incorrect3,
+                            and accepted, other ways to type the right
+                            answer: USA|US), the same columns as CSV, or
+                            Open Trivia DB JSON
       Answer with the letter (a–d) or the answer itself, in any case, with or
-      without accents; skip; stats; quit ends with a summary. Every answer is
+      without accents, a number in digits or words (8 or eight); skip; stats;
+      quit ends with a summary. Every answer is
       saved; you are asked the questions you have seen least first, so none
       comes back before all that match have been asked.
       """)
