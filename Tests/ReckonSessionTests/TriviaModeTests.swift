@@ -1,3 +1,4 @@
+import ReckonCore
 import ReckonStore
 import Testing
 
@@ -197,6 +198,26 @@ import Testing
     // Put them back in the bank's order, so the letters are known.
     choices = Choices(copying: choices, answers: question.answers)
     #expect(choices.pick(input) == (expected.map { .answer($0) } ?? .none))
+  }
+
+  /// A category by its name, its start, a word's start, or that but for a plural `s`; in the
+  /// twelve categories of the grown bank.
+  @Test(
+    arguments: [
+      ("maths", "Mathematics"), ("sports", "Sport"), ("film", "Film & Television"), ("tv", nil),
+      ("science and nature", "Science & Nature"), ("nature", "Science & Nature"), ("food", "Food & Drink"),
+      ("general", "General Knowledge"), ("music", "Music"), ("tech", "Technology"),
+    ] as [(String, String?)])
+  func aCategoryByItsName(_ name: String, _ expected: String?) {
+    let span = SourceSpan(0, name.utf8.count)
+    do {
+      let found = try QuizOptions.category(named: name, at: span, in: Self.bank)
+      #expect(found == expected)
+    } catch {
+      #expect(expected == nil, "\(error.message)")
+      // What is not a category lists every one.
+      #expect(error.hint == "the categories: " + Self.bank.categories.map(\.name).joined(separator: ", "))
+    }
   }
 
   /// Issue 30: another way of typing the right answer that the bank accepts, and numbers in

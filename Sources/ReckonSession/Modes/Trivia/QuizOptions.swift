@@ -55,7 +55,8 @@ struct QuizOptions: Sendable, Hashable {
   static let hint = "for example: quiz, quiz easy, quiz geography count 5, quiz categories"
 
   /// The category a name means: the same name, else the only one it starts, else the only
-  /// one with a word it starts (`nature` for Science & Nature).
+  /// one with a word it starts (`nature` for Science & Nature), or starts but for a plural
+  /// `s` (`maths`, `sports`).
   static func category(named name: String, at span: SourceSpan, in bank: QuestionBank) throws(Diagnostic) -> String {
     let names = bank.categories.map(\.name)
     // "science and nature" is Science & Nature.
@@ -64,6 +65,11 @@ struct QuizOptions: Sendable, Hashable {
     var matches = names.filter { Folding.key($0).hasPrefix(wanted) }
     if matches.isEmpty {
       matches = names.filter { Folding.key($0).split(separator: " ").contains { $0.hasPrefix(wanted) } }
+    }
+    // A plural of a word's start: maths, sports, films.
+    if matches.isEmpty && wanted.count > 3 && wanted.hasSuffix("s") {
+      let singular = wanted.dropLast()
+      matches = names.filter { Folding.key($0).split(separator: " ").contains { $0.hasPrefix(singular) } }
     }
     if matches.count == 1 { return matches[0] }
     if matches.isEmpty {
@@ -75,7 +81,7 @@ struct QuizOptions: Sendable, Hashable {
       } else if let near = Suggestions.closest(to: wanted, in: words) {
         hint = "did you mean \(near)? (quiz categories lists the categories)"
       } else {
-        hint = "quiz categories lists them: " + names.prefix(8).joined(separator: ", ")
+        hint = "the categories: " + names.joined(separator: ", ")
       }
       throw Diagnostic("no category \(Diagnostic.quoted(name))", at: span, hint: hint)
     }
