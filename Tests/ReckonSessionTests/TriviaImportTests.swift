@@ -39,9 +39,8 @@ import Testing
 
   /// Each bad row is skipped with its line and reason; the good rows around it load.
   @Test(arguments: [
-    ("Food*easy*Q?*A*B*C", "wrong number of columns: 6, expected 7 (8 with accepted answers)"),
-    ("Food*easy*Q?*A*B*C*D*E*F", "wrong number of columns: 9, expected 7 (8 with accepted answers)"),
-    ("Food*easy*Q?*A*B*C*D*B", "the accepted answer 'B' is also a wrong one"),
+    ("Food*easy*Q?*A*B*C", "wrong number of columns: 6, expected 7"),
+    ("Food*easy*Q?*A*B*C*D*E", "wrong number of columns: 8, expected 7"),
     ("Food*easy* *A*B*C*D", "empty question"),
     ("*easy*Q?*A*B*C*D", "empty category"),
     ("Food*expert*Q?*A*B*C*D", "unknown difficulty 'expert' (easy, medium or hard)"),
@@ -94,7 +93,7 @@ import Testing
     // The row after the two-line question starts on line 5.
     #expect(
       result.skipped == [
-        TriviaImport.Skip(line: 5, reason: "wrong number of columns: 6, expected 7 (8 with accepted answers)")
+        TriviaImport.Skip(line: 5, reason: "wrong number of columns: 6, expected 7")
       ])
   }
 
@@ -120,7 +119,7 @@ import Testing
         TriviaImport.Skip(
           line: 1,
           reason:
-            "wrong number of columns: 3, expected 7 (8 with accepted answers) (a quoted field runs on to line 3: is a closing quote missing?)"
+            "wrong number of columns: 3, expected 7 (a quoted field runs on to line 3: is a closing quote missing?)"
         )
       ])
     #expect(open.questions.isEmpty)
@@ -263,8 +262,8 @@ import Testing
     #expect(
       plain(session.handle("quiz load notes.txt")) == [
         "error@11: nothing loaded from notes.txt: none of its 2 rows is a question it can use (read as CSV)",
-        "  line 1: wrong number of columns: 1, expected 7 (8 with accepted answers)",
-        "  line 2: wrong number of columns: 1, expected 7 (8 with accepted answers)",
+        "  line 1: wrong number of columns: 1, expected 7",
+        "  line 2: wrong number of columns: 1, expected 7",
         "  loaded no questions, skipped 2 rows",
       ])
     #expect(
@@ -456,6 +455,30 @@ import Testing
         TriviaImport.Skip(line: 4, reason: "question is longer than 1,000 characters"),
         TriviaImport.Skip(line: 5, reason: "correctAnswer is longer than 1,000 characters"),
       ])
+  }
+
+  /// Issue 30: a header that names the `accepted` column lets rows give other ways to type
+  /// the right answer; without it, eight fields are a `*` too many, as before.
+  @Test func anAcceptedColumnOnlyWhereTheHeaderNamesIt() throws {
+    let header = TriviaImportTests.header + "*accepted"
+    let file = try read(
+      [
+        header, "Places*easy*Which country has Ohio?*United States*Canada*Mexico*Brazil*USA| US |",
+        "Places*easy*Capital of Peru?*Lima*Quito*Bogotá*Santiago",
+        "Places*easy*Q1?*Eight*Nine*Ten*Six*9", "Places*easy*Q2?*A1*B1*C1*D1*b1",
+        "Places*easy*Q3?*A1*B1*C1*D1*E1*F1",
+      ].joined(separator: "\n"))
+    #expect(file.questions.map(\.accepted) == [["USA", "US"], []])
+    #expect(
+      file.skipped == [
+        TriviaImport.Skip(line: 4, reason: "the accepted answer '9' is also a wrong one"),
+        TriviaImport.Skip(line: 5, reason: "the accepted answer 'b1' is also a wrong one"),
+        TriviaImport.Skip(line: 6, reason: "wrong number of columns: 9, expected 7 or 8"),
+      ])
+    // A question with a star in it, in a file without the column: refused, not misread.
+    let stray = try read(TriviaImportTests.header + "\nMaths*easy*What is 2*3?*6*5*8*9\n")
+    #expect(stray.questions.isEmpty)
+    #expect(stray.skipped == [TriviaImport.Skip(line: 2, reason: "wrong number of columns: 8, expected 7")])
   }
 
   /// Issues 8 and 30: a year of daily questions, every one of them sound as a question.

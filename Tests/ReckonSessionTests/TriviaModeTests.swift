@@ -246,7 +246,13 @@ import Testing
       ("two hundred and six", ["206", "186", "236", "256"], 0), ("two hundred six", ["206", "186", "236", "256"], 0),
       ("twenty-one", ["21", "12", "20", "31"], 0), ("a thousand", ["1,000", "100", "10", "10,000"], 0),
       ("one thousand and sixty-six", ["1066", "1067", "1065", "1166"], 0),
+      ("two thousand and twenty", ["2020", "2002", "2200", "20"], 0),
+      ("22", ["22 yards", "20 yards", "18 yards", "24 yards"], 0),
+      ("twenty-two", ["22 yards", "20 yards", "18 yards", "24 yards"], 0),
+      ("3", ["3 hours", "3 minutes", "5 minutes", "8 hours"], nil),
       ("eleven", ["8", "6", "10", "12"], nil), ("five six", ["56", "11", "30", "65"], nil),
+      ("twenty and one", ["21", "12", "20", "31"], nil), ("one and hundred", ["100", "10", "1", "1000"], nil),
+      ("one hundred and thousand", ["100000", "100", "1000", "10"], nil), ("and", ["8", "6", "10", "12"], nil),
     ] as [(String, [String], Int?)])
   func aNumberInWordsOrDigits(_ input: String, _ answers: [String], _ expected: Int?) {
     let question = TriviaQuestion(

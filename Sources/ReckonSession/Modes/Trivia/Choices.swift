@@ -54,21 +54,29 @@ struct Choices: Sendable, Hashable {
   /// punctuation, units or thousands separators (`90` for 90°, `300000` for 300,000, `dr
   /// watson` for Dr. Watson), a number in words or digits either way (`eight` for 8, `12` for
   /// Twelve), or by its last words (`munch` for Edvard Munch), when that fits one answer only.
+  /// An answer as `loosely` compares it: folded, its words without punctuation, and a
+  /// number in words as its digits (`Three hundred thousand` and `300,000` are `300000`).
+  static func looseWords(_ text: String) -> [String] {
+    // Commas and apostrophes join (300,000; O'Keeffe); anything else separates (1.5 is 1 5).
+    let split = Folding.key(text).split(whereSeparator: {
+      !($0.isLetter || $0.isNumber) && $0 != "," && $0 != "'"
+    }).map { String($0.filter { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty }
+    return NumberWords.value(split).map { [String($0)] } ?? split
+  }
+
   func loosely(_ folded: String) -> Int? {
-    func words(_ text: String) -> [String] {
-      // Commas and apostrophes join (300,000; O'Keeffe); anything else separates (1.5 is 1 5).
-      let split = Folding.key(text).split(whereSeparator: {
-        !($0.isLetter || $0.isNumber) && $0 != "," && $0 != "'"
-      }).map { String($0.filter { $0.isLetter || $0.isNumber }) }.filter { !$0.isEmpty }
-      // A number in words is its digits.
-      return NumberWords.value(split).map { [String($0)] } ?? split
-    }
+    let words = Choices.looseWords
     let typed = words(folded)
     guard !typed.isEmpty else { return nil }
     let all = answers.map { words($0) }
     let same = all.indices.filter { all[$0] == typed }
     if same.count == 1 { return same[0] }
     if same.isEmpty && question.accepted.contains(where: { words($0) == typed }) { return correctIndex }
+    // A number alone for an answer that is that number and a unit (22 for 22 yards).
+    if typed.count == 1, typed[0].allSatisfy(\.isNumber) {
+      let leading = all.indices.filter { all[$0].first == typed[0] }
+      if leading.count == 1 { return leading[0] }
+    }
     let endings = all.indices.filter { all[$0].count > typed.count && Array(all[$0].suffix(typed.count)) == typed }
     // Not when another answer has those words too (Venus, Venus de Milo).
     let elsewhere = all.indices.filter { i in !endings.contains(i) && typed.allSatisfy { all[i].contains($0) } }

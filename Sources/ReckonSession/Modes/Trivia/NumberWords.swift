@@ -24,8 +24,11 @@ enum NumberWords {
     for (index, word) in words.enumerated() {
       defer { previous = word }
       if word == "and" {
-        // Only between numbers: `one hundred and five`.
-        guard index > 0, index < words.count - 1, previous != "and" else { return nil }
+        // Only after hundred or a scale, before what is below it: `one hundred and five`,
+        // `two thousand and twenty`.
+        guard previous == "hundred" || scales.contains(where: { $0.word == previous }), index < words.count - 1,
+          units.contains(words[index + 1]) || tens.contains(words[index + 1])
+        else { return nil }
         continue
       }
       if word == "a" {

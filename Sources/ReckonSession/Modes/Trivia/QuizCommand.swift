@@ -12,9 +12,9 @@ struct QuizCommand: Command {
       quiz load FILE        add questions from a file for this session:
                             star-separated (category*difficulty*question*
                             correctAnswer*incorrect1*incorrect2*incorrect3,
-                            and accepted, other ways to type the right
-                            answer: USA|US), the same columns as CSV, or
-                            Open Trivia DB JSON
+                            and if the header names it, accepted: other
+                            ways to type the right answer, USA|US), the
+                            same columns as CSV, or Open Trivia DB JSON
       Answer with the letter (a–d) or the answer itself, in any case, with or
       without accents, a number in digits or words (8 or eight); skip; stats;
       quit ends with a summary. Every answer is

@@ -5,9 +5,10 @@ import ReckonData
 /// and saying why each bad one was skipped.
 ///
 /// 1. Star-separated: `category*difficulty*question*correctAnswer*incorrect1*incorrect2*incorrect3`
-///    with that header line (the format of an existing trivia app's bank, and of Reckon's own),
-///    and an eighth column, `accepted`, that may give other ways to type the right answer,
-///    separated by `|` (`USA|United States of America`).
+///    with that header line (the format of an existing trivia app's bank, and of Reckon's own);
+///    a header that names an eighth column, `accepted`, lets a row give other ways to type
+///    the right answer, separated by `|` (`USA|United States of America`). Without that
+///    header a row of eight fields is a mistake (a `*` in a question), not an answer.
 /// 2. The same columns as CSV (RFC 4180: quoted fields with commas, quotes and line breaks).
 /// 3. Open Trivia DB's JSON: `results`, each with `type`, `difficulty`, `category`,
 ///    `question`, `correct_answer` and `incorrect_answers`; HTML entities are decoded, and a
@@ -125,7 +126,12 @@ public struct TriviaImport: Sendable {
       }
       if !headerLooked {
         headerLooked = true
-        if isHeader(row.fields) { return }
+        if isHeader(row.fields) {
+          result.acceptedColumn =
+            row.fields.count == 8 && row.fields[7].utf8.count < 100
+            && Folding.key(row.fields[7]).filter { $0 != "_" && $0 != " " } == "accepted"
+          return
+        }
       }
       result.add(row.fields, line: row.line, lastLine: row.lastLine, count: row.fieldCount)
     }
@@ -199,10 +205,11 @@ public struct TriviaImport: Sendable {
   /// the row's number of fields when not all were kept.
   mutating func add(_ raw: [String], line: Int, lastLine: Int? = nil, count: Int? = nil) {
     let count = count ?? raw.count
-    guard count == 7 || count == 8 else {
+    guard count == 7 || (count == 8 && acceptedColumn) else {
       // A quote left open swallows the lines after it: say where it ran to.
       let open = lastLine.map { " (a quoted field runs on to line \($0): is a closing quote missing?)" } ?? ""
-      skipRow(line: line, "wrong number of columns: \(count.grouped), expected 7 (8 with accepted answers)" + open)
+      let expected = acceptedColumn ? "7 or 8" : "7"
+      skipRow(line: line, "wrong number of columns: \(count.grouped), expected \(expected)" + open)
       return
     }
     let fields = raw.map(\.trimmingSpaces)
@@ -250,12 +257,16 @@ public struct TriviaImport: Sendable {
     for i in wrong.indices where wrong[(i + 1)...].contains(wrong[i]) { return skip("a wrong answer is repeated") }
     // Other ways to type the right answer: never a wrong one's.
     var others: [String] = []
+    let looseWrong = accepted.isEmpty ? [] : incorrect.map(Choices.looseWords)
     for other in accepted.map({ PlainText.withoutControls($0).trimmingSpaces }) where !other.isEmpty {
       if other.utf8.count > TriviaImport.maxFieldLength && other.count > TriviaImport.maxFieldLength {
         return skip("an accepted answer is longer than \(TriviaImport.maxFieldLength.grouped) characters")
       }
+      // Also as a typed answer is compared (9 would be Nine's).
       let folded = Folding.key(other)
-      if wrong.contains(folded) { return skip("the accepted answer '\(other)' is also a wrong one") }
+      if wrong.contains(folded) || looseWrong.contains(Choices.looseWords(other)) {
+        return skip("the accepted answer '\(other)' is also a wrong one")
+      }
       if folded != right && !others.contains(where: { Folding.key($0) == folded }) { others.append(other) }
     }
     questions.append(
@@ -284,6 +295,8 @@ public struct TriviaImport: Sendable {
   private var rowCount = 0
   /// The origin of each question kept, and the row of each skip.
   private var origins: [Origin] = []
+  /// Whether the header names the `accepted` column (rows may then have eight fields).
+  var acceptedColumn = false
   private var skipRows: [Int] = []
 
   private mutating func nextOrigin(line: Int, place: String?) -> Origin {
