@@ -35,7 +35,7 @@ let package = Package(
       name: "ReckonCore", dependencies: ["CGMP", "ReckonData"], swiftSettings: strictImports + ownSections + forSize),
     // The content built into the binary (the trivia bank, quizzes, word lists, HTML's
     // character references, the unit table and physical constants), packed by scripts/pack-data,
-    // embedded with C23's #embed, and inflated on first use through CDecompress.
+    // embedded with C23's #embed, and unpacked on first use through CDecompress.
     .target(
       name: "ReckonData", dependencies: ["CDecompress"],
       exclude: [
@@ -55,7 +55,8 @@ let package = Package(
     // transactions, WAL, migrations by user_version. No Foundation.
     .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictImports + ownSections + forSize),
     // The SQLite store behind the session's Store port, and the reader of Anki's packages.
-    // zlib's inflate and Zstandard's decoder, opened with dlopen when an Anki package is read
+    // zlib's inflate and Zstandard's decoder, opened with dlopen when an Anki package is read or
+    // the built-in content is first needed
     // (zlib1g-dev for zlib.h; the libraries themselves are on every Debian system).
     .target(name: "CDecompress"),
     .target(

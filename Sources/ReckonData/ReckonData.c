@@ -24,7 +24,7 @@ struct packed_file {
 static pthread_mutex_t unpacking = PTHREAD_MUTEX_INITIALIZER;
 static char problem[160];
 
-// The most any file inflates to: far more than the largest (a test checks each one).
+// The most any file unpacks to: far more than the largest (a test checks each one).
 static const size_t unpacked_limit = 16u << 20;
 
 // Expands the front-coded word lists (scripts/pack-data) into their two text files: each
@@ -114,7 +114,10 @@ static struct packed_file question_editions[] = {
 unsigned long reckon_data_question_editions(void) {
   return sizeof(question_editions) / sizeof(question_editions[0]);
 }
-struct reckon_data_file reckon_data_questions(unsigned long edition) { return unpack(&question_editions[edition]); }
+struct reckon_data_file reckon_data_questions(unsigned long edition) {
+  if (edition >= reckon_data_question_editions()) return (struct reckon_data_file){NULL, 0};
+  return unpack(&question_editions[edition]);
+}
 
 static const unsigned char animal[] = {
 #embed "packed/animal.json.zst"

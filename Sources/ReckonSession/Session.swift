@@ -65,12 +65,19 @@ public struct Session: Sendable {
   /// for the first time (`profile`, `stats`, `daily`) may have found it damaged and moved it
   /// aside, an answer may not have been saved: the user hears of it with that line, first.
   private mutating func withPending(_ reply: Reply) -> Reply {
-    let notices = state.takeNotices()
+    var notices = state.takeNotices()
+    if !builtInProblemSaid, let problem = BuiltInContent.problem {
+      builtInProblemSaid = true
+      notices.append(.warning(problem))
+    }
     guard !notices.isEmpty else { return reply }
     var reply = reply
     reply.outputs = notices + reply.outputs
     return reply
   }
+
+  /// Whether `BuiltInContent.problem` has been said (once a session).
+  private var builtInProblemSaid = false
 
   /// Handles one line of input.
   public mutating func handle(_ line: String) -> Reply {

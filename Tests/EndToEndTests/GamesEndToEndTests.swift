@@ -31,7 +31,8 @@ import Testing
     #expect(skipped.allSatisfy { playable.contains(String($0)) })
     #expect(run.lines.contains("Only 5 words of 4–5 letters in \(home.path)/words."), "\(run.lines)")
     #expect(
-      run.lines.contains("Type the word; hint, shuffle, skip, quit. Letters that are no word cost half its points."))
+      run.lines.contains(
+        "Type the word; hint, shuffle, skip, quit. A guess that is no word costs half the word's points."))
     #expect(run.lines.contains("Round over after 3 of 5 words: 0 points, 0 of 3 words solved."))
     let saved = try Database(home.path + "/reckon.sqlite", flags: .readOnly).first(
       """

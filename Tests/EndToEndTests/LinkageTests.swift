@@ -88,6 +88,25 @@ import Testing
     #expect(size <= 10_000_000, "\(size) bytes")
   }
 
+  /// The built-in content is unpacked with libzstd, opened when first needed: where it cannot
+  /// be opened (here a file that is no library stands in its place), the first line that
+  /// needs the content says so, once, and Reckon goes on.
+  @Test func withoutLibzstdTheMissingContentIsExplained() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    try "not a library\n".write(toFile: home.path + "/libzstd.so.1", atomically: true, encoding: .utf8)
+    let run = try ReckonProcess.run(
+      ["-e", "2+2", "-e", "2 m to ft", "-e", "3 m to ft"],
+      environment: BillEndToEndTests.environment(home: home.path).merging(["LD_LIBRARY_PATH": home.path]) { $1 },
+      executable: try ReckonBinary.release())
+    #expect(run.stdout.hasPrefix("4\n"), "\(run.stdout)")
+    let warnings = run.stderr.split(separator: "\n").filter {
+      $0.contains("the built-in content could not be unpacked")
+    }
+    #expect(warnings.count == 1, "\(run.stderr)")
+    #expect(warnings.first?.contains("libzstd.so.1") == true)
+  }
+
   /// The scalar-name tables are not linked (Sources/CArguments/UnicodeNames.c), and the
   /// other Unicode tables, which Reckon does use (letters, spaces, categories), are.
   @Test func unicodeNamesAreLeftOutAndTheOtherTablesKept() throws {

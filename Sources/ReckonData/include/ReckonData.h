@@ -37,7 +37,7 @@ struct reckon_data_file reckon_data_html_entities(void);
 struct reckon_data_file reckon_data_units(void);
 struct reckon_data_file reckon_data_constants(void);
 
-/// Why a file could not be unpacked (zlib could not be opened), or NULL.
+/// Why a file could not be unpacked (libzstd could not be opened), or NULL.
 const char *reckon_data_problem(void);
 
 #endif

@@ -83,7 +83,7 @@ public struct AnagramMode: Sendable {
       lines.append(.note("Only \(Wording.count(words.count, "word")) of \(level.lettersLabel) letters in \(source)."))
     }
     lines.append(
-      .note("Type the word; hint, shuffle, skip, quit. Letters that are no word cost half its points."))
+      .note("Type the word; hint, shuffle, skip, quit. A guess that is no word costs half the word's points."))
     return lines + current
   }
 

@@ -317,8 +317,9 @@ public struct WordList: Sendable {
     bytes.append(0x0A)
     bytes += UnsafeBufferPointer(start: more.bytes, count: Int(more.size))
     var list = read(bytes).0
-    // Every line of the first file but its comment is a word (a test checks).
-    list.common = min(list.words.count, commonBytes.count { $0 == 0x0A } - 1)
+    // The first file's words come first, each once: as many as it keeps when read alone
+    // (counted, not assumed from its lines: a word blocked since it was made is left out).
+    list.common = read(Array(commonBytes)).0.words.count
     return list
   }()
 }

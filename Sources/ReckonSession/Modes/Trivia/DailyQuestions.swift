@@ -65,10 +65,9 @@ public enum DailyQuestions {
     }
 
     func question(for day: Day) -> TriviaQuestion? {
-      // The last edition begun by then (the first for a day before every edition).
-      guard let edition = editions.last(where: { $0.first.map { $0 <= day } ?? true }) ?? editions.first else {
-        return nil
-      }
+      // The last edition begun by then (none for a day before every edition: the questions
+      // of a difficulty that had none at first have no day before theirs).
+      guard let edition = editions.last(where: { $0.first.map { $0 <= day } ?? true }) else { return nil }
       let n = edition.cycle.count
       guard n > 0 else { return nil }
       let offset = day.number - (edition.first?.number ?? 0)
