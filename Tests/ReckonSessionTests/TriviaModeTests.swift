@@ -204,7 +204,9 @@ import Testing
   /// twelve categories of the grown bank.
   @Test(
     arguments: [
-      ("maths", "Mathematics"), ("sports", "Sport"), ("film", "Film & Television"), ("tv", nil),
+      ("maths", "Mathematics"), ("sports", "Sport"), ("film", "Film & Television"), ("tv", "Film & Television"),
+      ("film and tv", "Film & Television"),
+      ("cooking", nil),
       ("science and nature", "Science & Nature"), ("nature", "Science & Nature"), ("food", "Food & Drink"),
       ("general", "General Knowledge"), ("music", "Music"), ("tech", "Technology"),
     ] as [(String, String?)])

@@ -59,8 +59,11 @@ struct QuizOptions: Sendable, Hashable {
   /// `s` (`maths`, `sports`).
   static func category(named name: String, at span: SourceSpan, in bank: QuestionBank) throws(Diagnostic) -> String {
     let names = bank.categories.map(\.name)
-    // "science and nature" is Science & Nature.
-    let wanted = Folding.key(name).split(separator: " ").map { $0 == "and" ? "&" : String($0) }.joined(separator: " ")
+    // "science and nature" is Science & Nature; "film and tv", Film & Television.
+    let wanted = Folding.key(name).split(separator: " ").map {
+      $0 == "and" ? "&" : $0 == "tv" ? "television" : String($0)
+    }
+    .joined(separator: " ")
     if let exact = names.first(where: { Folding.key($0) == wanted }) { return exact }
     var matches = names.filter { Folding.key($0).hasPrefix(wanted) }
     if matches.isEmpty {
