@@ -222,6 +222,20 @@ import Testing
     }
   }
 
+  /// A name by its first or last words, when only one answer has them.
+  @Test(
+    arguments: [
+      ("napoleon", 0), ("Bonaparte", 0), ("louis", nil), ("xiv", 3), ("charlemagne", 2), ("na", nil),
+    ] as [(String, Int?)])
+  func aNameByItsFirstOrLastWords(_ input: String, _ expected: Int?) {
+    let question = TriviaQuestion(
+      category: "History", difficulty: .easy, text: "Who lost at Waterloo?", correct: "Napoleon Bonaparte",
+      incorrect: ["Louis XVI", "Charlemagne", "Louis XIV"])
+    var random = SeededRandom(seed: 0)
+    let choices = Choices(copying: Choices(question, random: &random), answers: question.answers)
+    #expect(choices.pick(input) == (expected.map { .answer($0) } ?? .none))
+  }
+
   /// Issue 30: another way of typing the right answer that the bank accepts, and numbers in
   /// words or digits either way.
   @Test(

@@ -53,7 +53,8 @@ struct Choices: Sendable, Hashable {
   /// An answer typed the way people write it when nothing matches exactly: without its
   /// punctuation, units or thousands separators (`90` for 90°, `300000` for 300,000, `dr
   /// watson` for Dr. Watson), a number in words or digits either way (`eight` for 8, `12` for
-  /// Twelve), or by its last words (`munch` for Edvard Munch), when that fits one answer only.
+  /// Twelve), or by its last or first words (`munch` for Edvard Munch, `napoleon` for Napoleon
+  /// Bonaparte), when that fits one answer only.
   /// An answer as `loosely` compares it: folded, its words without punctuation, and a
   /// number in words as its digits (`Three hundred thousand` and `300,000` are `300000`).
   static func looseWords(_ text: String) -> [String] {
@@ -77,10 +78,14 @@ struct Choices: Sendable, Hashable {
       let leading = all.indices.filter { all[$0].first == typed[0] }
       if leading.count == 1 { return leading[0] }
     }
-    let endings = all.indices.filter { all[$0].count > typed.count && Array(all[$0].suffix(typed.count)) == typed }
-    // Not when another answer has those words too (Venus, Venus de Milo).
-    let elsewhere = all.indices.filter { i in !endings.contains(i) && typed.allSatisfy { all[i].contains($0) } }
-    return endings.count == 1 && elsewhere.isEmpty && typed.joined().count >= 3 ? endings[0] : nil
+    // Its last words (munch for Edvard Munch) or its first (napoleon for Napoleon Bonaparte).
+    let ends = all.indices.filter {
+      all[$0].count > typed.count
+        && (Array(all[$0].suffix(typed.count)) == typed || Array(all[$0].prefix(typed.count)) == typed)
+    }
+    // Not when another answer has those words too (Venus, Venus de Milo; Louis XIV, Louis XVI).
+    let elsewhere = all.indices.filter { i in !ends.contains(i) && typed.allSatisfy { all[i].contains($0) } }
+    return ends.count == 1 && elsewhere.isEmpty && typed.joined().count >= 3 ? ends[0] : nil
   }
 
   static func ambiguity(_ letter: String) -> String {
