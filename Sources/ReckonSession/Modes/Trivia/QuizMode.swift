@@ -147,7 +147,9 @@ public struct QuizMode: Sendable {
   static func help(_ range: String) -> String {
     """
     Type the letter of an answer (\(range)) or the answer itself, whatever its
-    case or accents: ✓, or ✗ with the right answer and the time you took.
+    case or accents, a surname for a name (munch), a number in digits or words
+    (8 or eight, with or without its unit): ✓, or ✗ with the right answer and
+    the time you took.
     skip moves on (it counts as wrong); stats shows your quiz progress; quit
     (or Ctrl-D) ends the round with a summary.
     """
