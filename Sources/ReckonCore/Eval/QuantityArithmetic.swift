@@ -275,12 +275,15 @@ extension Evaluator {
         "a temperature on a scale has no powers", at: span, hint: "convert it to K first: (20 °C to K)^2")
     }
     if case .exact(let r) = e, r.isZero { return .number(try power(b.number, e, at: span)) }
+    let pastTheLimit = Diagnostic(
+      "the power of a unit can be at most 60: \(b.unit.text(in: units)) to this power is past it", at: span,
+      hint: "divide by the unit first to raise its number: ((3 m) / m)^1000")
+    // Either sign: (m⁻³)^32 would be m⁻⁹⁶.
     if case .exact(let r) = e, r.isInteger,
-      r.magnitude > Rational(60) || b.unit.termList.contains(where: { Rational(Int($0.power)) * r.magnitude > 60 })
+      r.magnitude > Rational(60)
+        || b.unit.termList.contains(where: { (Rational(Int($0.power)) * r).magnitude > 60 })
     {
-      throw Diagnostic(
-        "the power of a unit can be at most 60: \(b.unit.text(in: units)) to this power is past it", at: span,
-        hint: "divide by the unit first to raise its number: ((3 m) / m)^1000")
+      throw pastTheLimit
     }
     guard case .exact(let r) = e, let p = r.numerator.intValue, let q = r.denominator.intValue,
       p.magnitude <= 60, q <= 60, b.unit.termList.allSatisfy({ Int($0.power) * p % q == 0 })
@@ -292,7 +295,10 @@ extension Evaluator {
     var unit = Unit.none
     for term in b.unit.termList {
       var t = term
-      t.power = Int8(Int(term.power) * p / q)
+      // A fraction too ((m⁶⁰)^(59/2)): checked before it is narrowed to the term's Int8.
+      let raised = Int(term.power) * p / q
+      guard raised.magnitude <= 60 else { throw pastTheLimit }
+      t.power = Int8(raised)
       guard let product = unit.multiplied(by: Unit(t)) else { throw tooManyUnits(at: span) }
       unit = product
     }
