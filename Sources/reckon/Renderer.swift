@@ -275,7 +275,7 @@ struct Renderer {
   /// A single number (possibly ≈, negative, a percentage or with …): aligned right.
   static func isNumeric(_ cell: String) -> Bool {
     let body = cell.hasPrefix("≈ ") ? cell.dropFirst(2) : Substring(cell)
-    return !body.isEmpty && body.allSatisfy { $0.isNumber || "-.%…e".contains($0) }
+    return !body.isEmpty && body.allSatisfy { $0.isNumber || "-.,%…e".contains($0) }
   }
 
   /// Aligned columns: text left, numbers right; a rule under the header when in colour.
