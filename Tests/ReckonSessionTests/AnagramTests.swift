@@ -229,6 +229,20 @@ import Testing
   }
 
   /// Rounds are saved after every word, so leaving keeps them; the best is per level.
+  /// A pasted page is not echoed back whole, in a round or a quiz.
+  @Test func aLongGuessIsShownByItsEnds() throws {
+    let long = String(repeating: "ab", count: 1_500)
+    let slip = try #require(AnagramMode.slip(long, tiles: "listen"))
+    #expect(slip.hasPrefix("ABABABABABABABABABAB…ABABABABABABABABABAB has 3,000 letters"), "\(slip)")
+    #expect(slip.count < 200)
+    let question = TriviaQuestion(
+      category: "Places", difficulty: .easy, text: "Largest Swiss city?", correct: "Zürich",
+      incorrect: ["Bern", "Geneva", "Basel"])
+    var random = SeededRandom(seed: 0)
+    let reply = notAnAnswer(String(repeating: "x", count: 3_000), Choices(question, random: &random))
+    #expect(reply.contains("(3,000 characters) is not one of the answers") && reply.count < 200, "\(reply)")
+  }
+
   /// Issue 30: a real word the game's list lacks (in the system's larger dictionary) costs
   /// nothing and says so; letters that are no word still cost half the word's points.
   @Test func aRealWordNotInTheGamesListCostsNothing() throws {

@@ -1,3 +1,5 @@
+import ReckonCore
+
 /// A round of the anagram game: ten words, each shown as scrambled tiles with a time to
 /// solve it. Any word of the list made of exactly those letters is right.
 public struct AnagramMode: Sendable {
@@ -179,11 +181,13 @@ public struct AnagramMode: Sendable {
   /// Why `guess` cannot be made of the tiles (all the letters of `tiles`, each once), or nil
   /// when it can: a guess of another length, or with letters the tiles do not have.
   static func slip(_ guess: String, tiles: String) -> String? {
-    let shown = guess.uppercased()
+    // A long guess by its ends (a pasted page is not echoed back whole).
+    let upper = guess.uppercased()
+    let shown = Diagnostic.isLong(upper) ? String(upper.prefix(20)) + "…" + String(upper.suffix(20)) : upper
     let count = tiles.unicodeScalars.count
     if guess.unicodeScalars.count != count {
       return
-        "\(shown) has \(guess.unicodeScalars.count) letters: the word has \(count), all the tiles. It costs nothing."
+        "\(shown) has \(guess.unicodeScalars.count.grouped) letters: the word has \(count), all the tiles. It costs nothing."
     }
     var left = Dictionary(tiles.unicodeScalars.map { ($0, 1) }, uniquingKeysWith: +)
     var extra: [String] = []

@@ -1,3 +1,5 @@
+import ReckonCore
+
 /// The trivia quiz: a round of multiple-choice questions, each answered by its letter or its
 /// text, saved as it is answered, with a summary at the end. Questions this profile has been
 /// asked least come first, so none comes back before all that match have been asked.
@@ -160,7 +162,8 @@ public struct QuizMode: Sendable {
 /// get back to the calculator.
 func notAnAnswer(_ input: String, _ choices: Choices, commands: String = "skip, quit") -> String {
   if let note = Commands.typedInMode(input, here: "Here, type \(choices.range) or the answer.") { return note }
-  return "'\(input)' is not one of the answers: type \(choices.range), or \(commands)."
+  // A long line is shown by its ends (a pasted page is not echoed back whole).
+  return "\(Diagnostic.quoted(input)) is not one of the answers: type \(choices.range), or \(commands)."
 }
 
 extension QuizMode: Mode {
