@@ -113,8 +113,8 @@ public struct AnagramContent: SessionContent {
   /// The larger dictionary a guess the game's list lacks is looked up in: the system's word
   /// list (Debian's `wordlist` packages, wamerican's 100,000 words), when there is one.
   public var dictionaryFile = "/usr/share/dict/words"
-  /// Its words, read at the first guess that needs them; empty when it cannot be read.
-  var dictionary: Set<String>?
+  /// Its words, read at the first guess that needs them; none when it cannot be read.
+  var dictionary: WordList?
 
   public init() {}
 
@@ -137,16 +137,16 @@ extension SessionState {
   /// filtered as a word list is (no names, possessives or blocked words).
   mutating func isDictionaryWord(_ word: String) -> Bool {
     if anagram.dictionary == nil {
-      var words: Set<String> = []
+      var words = WordList([])
       if case .success(var lines) = openLines(
         anagram.dictionaryFile, lineLimit: WordList.maxLineBytes, budget: WordList.maxFileBytes),
         let (list, _) = try? WordList.read(&lines)
       {
-        words = Set(list.words)
+        words = list
       }
       content.update(AnagramContent.self) { $0.dictionary = words }
     }
-    return anagram.dictionary?.contains(word) ?? false
+    return anagram.dictionary?.accepts(word, for: word) ?? false
   }
 
   /// The anagram levels: the defaults, with the user's file over them. A file that is there

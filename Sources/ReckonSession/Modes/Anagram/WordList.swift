@@ -250,10 +250,19 @@ public struct WordList: Sendable {
   public static func read(_ lines: inout TextLines, blocked: Set<String> = WordList.blocked) throws(TextLines.Failure)
     -> (WordList, Report)
   {
-    var report = Report()
     // Six bytes a word or more (five letters and a line break, in lists of common words):
     // room for that many, but no more than the most a list may hold could need.
     var list = Builder(expectedWords: min(lines.knownSize ?? 0, maxFileBytes) / 8)
+    var report = Report()
+    try add(&lines, to: &list, report: &report, blocked: blocked)
+    return (WordList(list), report)
+  }
+
+  /// Reads the words of `lines` into `list`, filtered, counting in `report` what it keeps and
+  /// leaves out (a list may be read from several files, each word once).
+  static func add(_ lines: inout TextLines, to list: inout Builder, report: inout Report, blocked: Set<String>)
+    throws(TextLines.Failure)
+  {
     // The blocked words as numbers too, which hash on the fast path.
     var blockedPacked: Set<UInt64> = []
     for word in blocked { if case .packed(let value) = Key.word(word) { blockedPacked.insert(value) } }
@@ -297,7 +306,6 @@ public struct WordList: Sendable {
       }
     }
     report.kept = list.words.count
-    return (WordList(list), report)
   }
 
   /// The words the game never uses, from any list (Sources/ReckonData/blocked-words.txt).
@@ -310,16 +318,20 @@ public struct WordList: Sendable {
   /// The list built in, read as a user's list is: Sources/ReckonData/words.txt, its common
   /// words, then words-more.txt (scripts/word-list makes both from SCOWL, each word once).
   public static let builtIn: WordList = {
-    let common = reckon_data_words()
-    let more = reckon_data_more_words()
-    let commonBytes = UnsafeBufferPointer(start: common.bytes, count: Int(common.size))
-    var bytes = Array(commonBytes)
-    bytes.append(0x0A)
-    bytes += UnsafeBufferPointer(start: more.bytes, count: Int(more.size))
-    var list = read(bytes).0
-    // The first file's words come first, each once: as many as it keeps when read alone
+    let (common, more) = (reckon_data_words(), reckon_data_more_words())
+    func lines(_ file: reckon_data_file) -> TextLines {
+      TextLines(bytes: Array(UnsafeBufferPointer(start: file.bytes, count: Int(file.size))), lineLimit: maxLineBytes)
+    }
+    var (commonLines, moreLines) = (lines(common), lines(more))
+    var list = Builder(expectedWords: Int(common.size + more.size) / 8)
+    var report = Report()
+    // Bytes in memory: nothing to fail. The common words are those the first file keeps
     // (counted, not assumed from its lines: a word blocked since it was made is left out).
-    list.common = read(Array(commonBytes)).0.words.count
-    return list
+    _ = try? add(&commonLines, to: &list, report: &report, blocked: blocked)
+    let commonCount = list.words.count
+    _ = try? add(&moreLines, to: &list, report: &report, blocked: blocked)
+    var words = WordList(list)
+    words.common = commonCount
+    return words
   }()
 }
