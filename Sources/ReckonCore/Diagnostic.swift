@@ -24,12 +24,16 @@ public struct Diagnostic: Error, Sendable, Hashable {
   /// characters cut in the middle with its length (`'aaaaaaaaaaaaaaaaaaaa…aaaaaaaaaaaaaaaaaaaa'
   /// (65,000 characters)`), so that a pasted page is not repeated in full.
   public static func quoted(_ text: String) -> String {
-    let count = text.unicodeScalars.count
-    guard count > 40 else { return "'\(text)'" }
+    isLong(text) ? "'\(shortened(text))' (\(text.unicodeScalars.count.grouped) characters)" : "'\(text)'"
+  }
+
+  /// A long text by its ends, 20 scalars each side of an ellipsis (`quoted` without the
+  /// quotes and the count); a short one as it is.
+  public static func shortened(_ text: String) -> String {
+    guard isLong(text) else { return text }
     let scalars = text.unicodeScalars
-    let start = String(String.UnicodeScalarView(scalars.prefix(20)))
-    let end = String(String.UnicodeScalarView(scalars.suffix(20)))
-    return "'\(start)…\(end)' (\(count.grouped) characters)"
+    return String(String.UnicodeScalarView(scalars.prefix(20))) + "…"
+      + String(String.UnicodeScalarView(scalars.suffix(20)))
   }
 
   /// Whether `quoted` cuts the text.

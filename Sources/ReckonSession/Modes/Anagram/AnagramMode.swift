@@ -182,8 +182,7 @@ public struct AnagramMode: Sendable {
   /// when it can: a guess of another length, or with letters the tiles do not have.
   static func slip(_ guess: String, tiles: String) -> String? {
     // A long guess by its ends (a pasted page is not echoed back whole).
-    let upper = guess.uppercased()
-    let shown = Diagnostic.isLong(upper) ? String(upper.prefix(20)) + "…" + String(upper.suffix(20)) : upper
+    let shown = Diagnostic.shortened(guess.uppercased())
     let count = tiles.unicodeScalars.count
     if guess.unicodeScalars.count != count {
       return
