@@ -65,15 +65,13 @@ struct QuizOptions: Sendable, Hashable {
     }
     .joined(separator: " ")
     if let exact = names.first(where: { Folding.key($0) == wanted }) { return exact }
+    func withAWordStarting(_ start: Substring) -> [String] {
+      names.filter { Folding.key($0).split(separator: " ").contains { $0.hasPrefix(start) } }
+    }
     var matches = names.filter { Folding.key($0).hasPrefix(wanted) }
-    if matches.isEmpty {
-      matches = names.filter { Folding.key($0).split(separator: " ").contains { $0.hasPrefix(wanted) } }
-    }
+    if matches.isEmpty { matches = withAWordStarting(Substring(wanted)) }
     // A plural of a word's start: maths, sports, films.
-    if matches.isEmpty && wanted.count > 3 && wanted.hasSuffix("s") {
-      let singular = wanted.dropLast()
-      matches = names.filter { Folding.key($0).split(separator: " ").contains { $0.hasPrefix(singular) } }
-    }
+    if matches.isEmpty && wanted.count > 3 && wanted.hasSuffix("s") { matches = withAWordStarting(wanted.dropLast()) }
     if matches.count == 1 { return matches[0] }
     if matches.isEmpty {
       // A mistyped level or option reads as a category: say what was probably meant.

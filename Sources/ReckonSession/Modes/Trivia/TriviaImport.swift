@@ -262,11 +262,11 @@ public struct TriviaImport: Sendable {
       if other.utf8.count > TriviaImport.maxFieldLength && other.count > TriviaImport.maxFieldLength {
         return skip("an accepted answer is longer than \(TriviaImport.maxFieldLength.grouped) characters")
       }
-      // Also as a typed answer is compared (9 would be Nine's).
-      let folded = Folding.key(other)
-      if wrong.contains(folded) || looseWrong.contains(Choices.looseWords(other)) {
+      // As a typed answer is compared, which takes in the same text (9 would be Nine's).
+      if looseWrong.contains(Choices.looseWords(other)) {
         return skip("the accepted answer '\(other)' is also a wrong one")
       }
+      let folded = Folding.key(other)
       if folded != right && !others.contains(where: { Folding.key($0) == folded }) { others.append(other) }
     }
     questions.append(
