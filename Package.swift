@@ -94,6 +94,9 @@ let package = Package(
             // Nor their ages and scripts (24 KB).
             "-Xlinker", "--wrap=_swift_stdlib_getAge", "-Xlinker", "--wrap=_swift_stdlib_getScript",
             "-Xlinker", "--wrap=_swift_stdlib_getScriptExtensions",
+            // Nor SQLite's full-text search and R-tree modules (Sources/CArguments/SQLiteModules.c).
+            "-Xlinker", "--wrap=sqlite3Fts3Init", "-Xlinker", "--wrap=sqlite3Fts5Init",
+            "-Xlinker", "--wrap=sqlite3RtreeInit",
           ], .when(platforms: [.linux], configuration: .release))
       ]
     ),

@@ -120,4 +120,17 @@ import Testing
     #expect(symbols.contains("_swift_stdlib_scalar_binProps"))
     #expect(symbols.contains("__wrap__swift_stdlib_getScalarName"))
   }
+
+  /// SQLite's full-text search and R-tree modules are not linked
+  /// (Sources/CArguments/SQLiteModules.c: 327 KB, issue 38 needed the room), and a schema
+  /// that names one reads as a module there is none of; the JSON functions, which a
+  /// migration uses, are linked.
+  @Test func sqliteSearchModulesAreLeftOut() throws {
+    let symbols = try Self.tool("nm", [try ReckonBinary.release()])
+    for function in ["fts5InitVtab", "fts3InitVtab", "rtreeInit", "sqlite3Fts3Init", "sqlite3Fts5Init"] {
+      #expect(!symbols.contains(" \(function)\n"), "\(function)")
+    }
+    #expect(symbols.contains("__wrap_sqlite3Fts5Init"))
+    #expect(symbols.contains(" jsonObjectFunc\n"))
+  }
 }
