@@ -47,7 +47,7 @@ import Testing
   /// database, and a salvaged one passes its integrity check and holds every original row
   /// sqlite3's .dump reads from the damaged bytes. (`--damage 3000` is the big run.)
   @Test func randomDamageIsSalvagedAndNothingSpins() throws {
-    let run = try Self.runScript(["--damage", "30", "--hang-timeout", "10"])
+    let run = try Self.runScript(["--damage", "30", "--hang-timeout", "60"])
     #expect(run.status == 0, "\(run.output.suffix(3000))")
     #expect(run.output.contains("damage: 30 damaged copies"), "\(run.output.suffix(1500))")
     #expect(run.output.contains(#/salvaged: [1-9][0-9]* /#), "\(run.output.suffix(1500))")

@@ -43,7 +43,7 @@ final class LiveProcess: @unchecked Sendable {
   /// Waits until a whole line matching `pattern` has arrived after everything read so far,
   /// and returns it (the lines before it are passed over).
   @discardableResult
-  func expectLine(matching pattern: Regex<Substring>, timeout: Double = 10) throws -> String {
+  func expectLine(matching pattern: Regex<Substring>, timeout: Double = 60) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       lock.lock()

@@ -158,6 +158,9 @@ final class PseudoTerminal {
     }
   }
 
+  /// How long a wait for output or an exit may take before it counts as a hang.
+  static let hangBound: Double = 60
+
   /// Sends `text` as soon as the line editor has given back the keyboard after a line, that
   /// is while the line is being worked on (a Ctrl-C for a long calculation): not, as `send`
   /// does, once it takes the keyboard again.
@@ -187,9 +190,11 @@ final class PseudoTerminal {
 
   /// Reads until `expected` appears in the output (ANSI sequences and `\r`
   /// removed) after what earlier calls consumed, then returns that output up
-  /// to and including `expected`. Throws ``Failure`` after `timeout` seconds.
+  /// to and including `expected`. Throws ``Failure`` after `timeout` seconds: a bound for a
+  /// hang, not a budget (a loaded machine may take seconds where an idle one takes
+  /// milliseconds, and a test must pass on both).
   @discardableResult
-  func expect(_ expected: String, timeout: Double = 5) throws -> String {
+  func expect(_ expected: String, timeout: Double = PseudoTerminal.hangBound) throws -> String {
     let deadline = Self.now() + timeout
     while true {
       let text = output
@@ -210,7 +215,7 @@ final class PseudoTerminal {
 
   /// Waits for the child to exit (reading its output meanwhile); after
   /// `timeout` seconds kills it and throws.
-  func waitForExit(timeout: Double = 5) throws -> Termination {
+  func waitForExit(timeout: Double = PseudoTerminal.hangBound) throws -> Termination {
     let deadline = Self.now() + timeout
     while true {
       if let termination = reap(blocking: false) { return termination }
