@@ -23,6 +23,11 @@ final class DatabaseFile {
   /// Whether the header's first 100 bytes are as SQLite writes them (a page size that
   /// matches, the magic string).
   let headerIsValid: Bool
+  /// Whether SQLite reads the file as it is: the header valid, its page size and reserved
+  /// bytes the ones the pages hold together under, and its text UTF-8. Otherwise SQLite reads
+  /// every page from the wrong place (or every text garbled), and what it gives is not the
+  /// file's rows.
+  let headerIsTrusted: Bool
   /// `PRAGMA user_version`, from the header (nil when it cannot be trusted).
   let userVersion: Int32?
   /// The last page when the file ends part-way through it (0 if none), and how many of its
@@ -35,8 +40,15 @@ final class DatabaseFile {
   private let walPages: [Int: [UInt8]]
 
   /// Opens the database at `path` (and its `-wal`) for reading; nil when the main file cannot
-  /// be read, holds less than a page, or has no page size under which its first page is a
-  /// b-tree page. `stop` is asked between frames of the WAL.
+  /// be read, holds less than a page, or has no page size under which its pages read as
+  /// b-tree pages. `stop` is asked between frames of the WAL.
+  ///
+  /// The page size is not taken on trust: two bytes of the header say it, and a damaged
+  /// header can say 65,536 for a file of 4,096-byte pages, under which the first page still
+  /// reads as a b-tree page (its first 4,096 bytes are) while every other page starts in the
+  /// middle of one. Each possible size (and the header's reserved bytes, or none) is scored by
+  /// how many of the pages the file's own pointers name are b-tree pages of the kind they
+  /// should be (`consistency`); the header's is taken at once when none is wrong.
   init?(path: String, stop: () -> Bool = { false }) {
     // Never closed (see KeptOpen): this process may have SQLite connections to the file.
     guard let fd = KeptOpen.descriptor(path) else { return nil }
@@ -49,45 +61,45 @@ final class DatabaseFile {
     let reserved = Int(header[20])
     let valid = DatabaseFile.validHeader(header) != nil
     let wal = DatabaseFile.readWAL(path + "-wal", stop: stop)
-    // The page size: the header's if it holds, else the WAL's, else the first of the usual
-    // ones under which the first page reads as a b-tree page.
-    var candidates = [valid ? stated : nil, wal?.pageSize].compactMap { $0 }
-    candidates += [4096, 1024, 2048, 8192, 16384, 32768, 65536, 512].filter { !candidates.contains($0) }
-    var chosen: Int?
-    for size in candidates where size <= fileSize || wal?.pageSize == size {
-      var first = [UInt8](repeating: 0, count: size)
-      if let frame = wal?.pageSize == size ? wal?.pages[1] : nil {
-        first = frame
-      } else if DatabaseFile.read(fd, into: &first, at: 0) != size {
-        continue
-      }
-      if BTreePage(first, number: 1, usableSize: size - (valid ? reserved : 0)) != nil {
-        chosen = size
+    // The candidates: the header's size with its reserved bytes first, then the WAL's, then
+    // every size with none (Reckon never reserves bytes at the end of a page).
+    var candidates: [(size: Int, reserved: Int)] = []
+    if valid, let stated { candidates.append((stated, reserved)) }
+    if let size = wal?.pageSize { candidates.append((size, valid && size == stated ? reserved : 0)) }
+    for size in [4096, 1024, 2048, 8192, 16384, 32768, 65536, 512]
+    where !candidates.contains(where: { $0.size == size && $0.reserved == 0 }) {
+      candidates.append((size, 0))
+    }
+    var chosen: (size: Int, reserved: Int)?
+    // The best so far: whether most of the pages read are b-tree pages (under a page size
+    // too small, few are), then the pointers that hold less twice those that do not.
+    var best = (readsWell: 0, pointers: Int.min)
+    for (index, candidate) in candidates.enumerated()
+    where candidate.size <= fileSize || wal?.pageSize == candidate.size {
+      let frames = wal?.pageSize == candidate.size ? wal?.pages ?? [:] : [:]
+      let score = DatabaseFile.consistency(
+        fd, pageSize: candidate.size, usableSize: candidate.size - candidate.reserved, fileSize: fileSize,
+        frames: frames)
+      // The header's own size, when nothing it leads to is wrong: no other is tried.
+      if index == 0, valid, score.bad == 0, score.beyond == 0, score.good > 1 {
+        chosen = candidate
         break
       }
-    }
-    // The first page damaged too: the size under which the most of the first pages read as
-    // b-tree pages.
-    if chosen == nil {
-      var best = 0
-      for size in candidates where size <= fileSize {
-        var page = [UInt8](repeating: 0, count: size)
-        var count = 0
-        for number in 2...min(64, fileSize / size + 1)
-        where DatabaseFile.read(fd, into: &page, at: (number - 1) * size) == size {
-          if BTreePage(page, number: number, usableSize: size) != nil { count += 1 }
-        }
-        if count > best {
-          best = count
-          chosen = size
-        }
+      // Ties go to the earlier candidate (the header's, the WAL's, then the usual sizes).
+      let this = (readsWell: score.pages * 2 >= score.sampled ? 1 : 0, pointers: score.good - 2 * score.bad)
+      if score.good > 0 || score.pages > 0, this > best {
+        best = this
+        chosen = candidate
       }
     }
-    guard let pageSize = chosen else { return nil }
+    guard let (pageSize, reservedBytes) = chosen else { return nil }
     self.fd = fd
     self.pageSize = pageSize
-    usableSize = pageSize - (valid && stated == pageSize ? reserved : 0)
-    headerIsValid = valid && stated == pageSize
+    usableSize = pageSize - reservedBytes
+    headerIsValid = valid && stated == pageSize && reservedBytes == reserved
+    // Reckon writes UTF-8 only: SQLite reads a file whose header says UTF-16 as UTF-16, and
+    // every text it gives is garbled.
+    headerIsTrusted = headerIsValid && header[56...59].elementsEqual([0, 0, 0, 1])
     walPages = wal?.pageSize == pageSize ? wal?.pages ?? [:] : [:]
     // The pages there are: the main file's and the WAL's, no more than the WAL's last commit
     // says (a number read from the file: never trusted past what is there).
@@ -100,6 +112,93 @@ final class DatabaseFile {
     partialBytes = cut
     freelistTrunk = headerIsValid ? DatabaseFile.int(header, 32) : 0
     userVersion = headerIsValid ? Int32(bitPattern: UInt32(DatabaseFile.int(header, 60))) : nil
+  }
+
+  /// How well a file reads under a page size: of the pages its pointers name (the roots the
+  /// schema on the first page gives; and when that gives none, the children of the interior
+  /// pages among the first 256), how many are b-tree pages of the kind they should be
+  /// (`good`: a table's root a table page, an index's an index page, a child of its parent's
+  /// kind) and how many are not (`bad`), and how many lie past the end (`beyond`: a file cut
+  /// short, or a page size too large); and how many pages read as b-tree pages at all, for a
+  /// file with no pointers to follow.
+  static func consistency(
+    _ fd: Int32, pageSize: Int, usableSize: Int, fileSize: Int, frames: [Int: [UInt8]]
+  ) -> (good: Int, bad: Int, beyond: Int, pages: Int, sampled: Int) {
+    // (A last page cut short counts as past the end: it reads as zeros.)
+    let count = max(fileSize / pageSize, frames.keys.max() ?? 0)
+    func page(_ number: Int) -> BTreePage? {
+      guard number >= 1, number <= count else { return nil }
+      var bytes = frames[number] ?? [UInt8](repeating: 0, count: pageSize)
+      if frames[number] == nil, read(fd, into: &bytes, at: (number - 1) * pageSize) <= 0 { return nil }
+      return BTreePage(bytes, number: number, usableSize: usableSize)
+    }
+    var good = 0
+    var bad = 0
+    var beyond = 0
+    var pages = 0
+    /// Whether `child` is a b-tree page of `table`'s kind (a table's or an index's).
+    func expect(_ child: Int, table: Bool) {
+      if child > count {
+        beyond += 1
+      } else if let page = page(child), page.kind.isTable == table {
+        good += 1
+      } else {
+        bad += 1
+      }
+    }
+    if let first = page(1), first.kind.isTable {
+      pages += 1
+      // The schema's leaves: the first page, or its children (a schema of many pages).
+      var leaves: [BTreePage] = []
+      if first.kind == .tableLeaf {
+        leaves = [first]
+      } else {
+        for index in first.cells.indices.prefix(32) {
+          guard let (child, _) = first.tableInteriorCell(index) else { continue }
+          if child > count {
+            beyond += 1
+          } else if let leaf = page(child), leaf.kind == .tableLeaf {
+            good += 1
+            leaves.append(leaf)
+          } else {
+            bad += 1
+          }
+        }
+      }
+      var roots = 0
+      for leaf in leaves {
+        let before = roots
+        for index in leaf.cells.indices where roots < 64 {
+          // Only what the page holds (a schema row's SQL may go on to overflow pages, but
+          // its type and root come first).
+          guard let payload = leaf.payload(index), payload.overflow == 0,
+            let values = DatabaseFile.record(Array(leaf.bytes[payload.start..<(payload.start + payload.local)])),
+            values.count >= 4, case .text(let type) = values[0], case .integer(let root) = values[3], root > 0
+          else { continue }
+          let kind = String(decoding: type, as: UTF8.self)
+          guard kind == "table" || kind == "index" else { continue }
+          roots += 1
+          expect(Int(clamping: root), table: kind == "table")
+        }
+        // A leaf of the schema that holds no row of it is another page read in its place.
+        if roots == before, roots < 64, leaf.number != 1 { bad += 1 }
+      }
+      if roots > 0 { return (good, bad, beyond, pages, 1) }
+    }
+    // No schema to follow: the interior pages among the first 256, and their children.
+    var sampled = 1
+    for number in 2...max(2, min(count, 257)) where number <= count {
+      sampled += 1
+      guard let interior = page(number) else { continue }
+      pages += 1
+      guard !interior.kind.isLeaf else { continue }
+      var children = [interior.rightChild]
+      for index in interior.cells.indices.prefix(3) {
+        children.append(DatabaseFile.int(interior.bytes, interior.cells[index]))
+      }
+      for child in children { expect(child, table: interior.kind.isTable) }
+    }
+    return (good, bad, beyond, pages, sampled)
   }
 
   /// The page size and reserved bytes a database header states, when its first 100 bytes

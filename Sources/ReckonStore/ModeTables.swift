@@ -12,10 +12,16 @@ public protocol ModeTables: Sendable {
   /// What the user calls a row of each table, one and more than one (`bill`, `bills`): a
   /// salvage's notice counts what it kept and lost in these words.
   static var rowNames: [(table: String, one: String, many: String)] { get }
+  /// SQL a salvage runs on its fresh file once the rows are in: rows whose parent row (the row
+  /// a foreign key names) was lost make it again, where the mode can say what it was (a bill's
+  /// lines give back the bill, dated by its start). A row still without its parent after them
+  /// is left out, and counted as not read.
+  static var salvageRepairs: [String] { get }
 }
 
 extension ModeTables {
   public static var rowNames: [(table: String, one: String, many: String)] { [] }
+  public static var salvageRepairs: [String] { [] }
 
   /// Creates the profile's row unless it exists: every mode's rows belong to a profile, and a
   /// write is the first thing a new profile may save.

@@ -4,28 +4,10 @@ import ReckonSession
 import SQLite
 import Synchronization
 
-/// How the store salvages a damaged database: how long it may take, and what tells it that
-/// the user asked it to stop (the executable gives the flag its Ctrl-C handler sets; by
-/// default nothing does).
-public struct SalvagePolicy: Sendable {
-  public var milliseconds: Int64
-  public var interrupted: @Sendable () -> Bool
-  /// Monotonic milliseconds (the tests give a clock of their own).
-  var clock: @Sendable () -> Int64 = monotonicMilliseconds
-
-  public init(milliseconds: Int64 = 3000, interrupted: @escaping @Sendable () -> Bool = { false }) {
-    self.milliseconds = milliseconds
-    self.interrupted = interrupted
-  }
-
-  func limits() -> SalvageLimits { SalvageLimits(milliseconds: milliseconds, interrupted: interrupted, clock: clock) }
-}
-
 /// What a salvage kept, lost, and where the damaged file went.
 struct SalvageReport {
   var copy: SalvageCopy
   var aside: String
-  var milliseconds: Int64
   /// The modes' names for their tables' rows (`ModeTables.rowNames`).
   var modeRowNames: [(table: String, one: String, many: String)] = []
 
@@ -51,12 +33,13 @@ struct SalvageReport {
       Self.order.compactMap { name in copy.tables.first { $0.name == name } }
       + copy.tables.filter { !Self.order.contains($0.name) }
     var parts: [String] = []
-    for table in tables where table.kept > 0 || table.lost > 0 || !table.lostIsExact {
+    for table in tables where table.kept > 0 || table.lost > 0 || table.garbled > 0 || !table.lostIsExact {
       let own = modeRowNames.first { $0.table == table.name }.map { ($0.one, $0.many) }
       let (one, many) = Self.tableNames[table.name] ?? own ?? (table.name, table.name)
       var part = "\(table.kept.grouped) \(table.kept == 1 ? one : many)"
-      if table.lost > 0 {
-        part += " (\(table.lostIsExact ? "" : "at least ")\(table.lost.grouped) could not be read)"
+      let lost = table.lost + table.garbled
+      if lost > 0 {
+        part += " (\(table.lostIsExact ? "" : "at least ")\(lost.grouped) could not be read)"
       } else if !table.lostIsExact {
         part += " (some may not have been readable)"
       }
@@ -67,18 +50,23 @@ struct SalvageReport {
 
   /// The notice: what was damaged, what was kept and lost, and where the damaged file is.
   func notice(path: String, damage: String) -> String {
-    if copy.tables.allSatisfy({ $0.kept == 0 }) && !copy.ranOutOfTime {
+    if copy.tables.allSatisfy({ $0.kept == 0 }) && copy.stoppedEarly == nil {
       return "\(path) was damaged (\(damage)), and nothing in it could be read; it was moved to \(aside) and a fresh "
         + "one started"
     }
-    let seconds = milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
-    if copy.ranOutOfTime {
-      return "\(path) was damaged (\(damage)). Reckon copied what it could read in \(seconds) into a fresh file, "
-        + "which it uses from now on, and stopped there, before the end: \(kept). The damaged file, where the rest "
-        + "may still be, was moved to \(aside)"
+    let rest = "The rest may still be in the damaged file, which was moved aside: salvage \(aside) adds what it holds"
+    switch copy.stoppedEarly {
+    case .interrupted:
+      return "\(path) was damaged (\(damage)). Reckon was copying what could be read into a fresh file when Ctrl-C "
+        + "stopped it; it uses what was copied from now on: \(kept). \(rest)"
+    case .outOfWork:
+      return "\(path) was damaged (\(damage)). Reckon copied what it could read into a fresh file, which it uses "
+        + "from now on, but the damage would take too long to read whole, and it stopped before the end: \(kept). "
+        + "\(rest)"
+    case nil:
+      return "\(path) was damaged (\(damage)). Reckon copied what could be read into a fresh file, which it uses "
+        + "from now on: \(kept). The damaged file was moved to \(aside)"
     }
-    return "\(path) was damaged (\(damage)). Reckon copied what could be read into a fresh file, which it uses "
-      + "from now on: \(kept). The damaged file was moved to \(aside)"
   }
 }
 
@@ -104,9 +92,10 @@ extension SQLiteStore {
   /// and `PRAGMA data_version` says whether anything was committed while it was read: if so,
   /// it is read again, once, holding the lock (each copy with the whole budget). The move
   /// itself holds the folder's lock too (`FolderLock`), so that no Reckon opens the name in
-  /// the middle of it. Ctrl-C (`policy`) leaves everything as it was; out of time, what was
-  /// copied is kept, the damaged file aside as always. `now` (seconds since 1970) names the
-  /// damaged file aside.
+  /// the middle of it. Stopped part-way (Ctrl-C, through `policy`, or its work spent), what
+  /// was copied is kept, the damaged file aside as always, where `salvage FILE` can read it
+  /// again; Ctrl-C before anything was copied leaves everything as it was. `now` (seconds
+  /// since 1970) names the damaged file aside.
   static func salvage(
     _ path: String, policy: SalvagePolicy, now: time_t? = nil, tables: [any ModeTables.Type] = RegisteredTables.all
   ) -> SalvageOutcome {
@@ -145,14 +134,15 @@ extension SQLiteStore {
       case .failure(.stopped(.interrupted)):
         marker.remove()
         return .stopped
-      case .failure(.stopped(.outOfTime)):
+      case .failure(.stopped(.outOfWork)):
         marker.remove()
-        return .failed("it took more than \(policy.milliseconds) ms")
+        return .failed("it could not be read within the salvage's work")
       case .failure(.failed(let reason)):
         marker.remove()
         return .failed(reason)
       }
-      guard !limits.interrupted() else {
+      // Stopped by Ctrl-C with nothing copied: nothing changes.
+      guard copy.stoppedEarly != .interrupted || copy.tables.contains(where: { $0.kept > 0 }) else {
         marker.remove()
         return .stopped
       }
@@ -175,13 +165,14 @@ extension SQLiteStore {
       }
       guard unchanged else {
         marker.remove()
+        // (Stopped by Ctrl-C, it is not read again: nothing changes.)
+        if copy.stoppedEarly == .interrupted { return .stopped }
         continue
       }
       switch install(marker, at: path, salvaged: salvaged, now: now ?? time(nil)) {
       case .installed(let aside):
         return .salvaged(
-          SalvageReport(
-            copy: copy, aside: aside, milliseconds: policy.milliseconds, modeRowNames: tables.flatMap { $0.rowNames }))
+          SalvageReport(copy: copy, aside: aside, modeRowNames: tables.flatMap { $0.rowNames }))
       case .replaced:
         marker.remove()
         return .replacedElsewhere

@@ -1,39 +1,8 @@
 import Glibc
+import ReckonSession
 import SQLite
 
-/// How long a salvage may take, and whether the user has asked it to stop (Ctrl-C).
-struct SalvageLimits: Sendable {
-  enum Stop: Sendable, Equatable {
-    case interrupted
-    case outOfTime
-  }
-
-  /// The monotonic millisecond by which it must be done.
-  let deadline: Int64
-  let interrupted: @Sendable () -> Bool
-  let clock: @Sendable () -> Int64
-
-  init(
-    milliseconds: Int64, interrupted: @escaping @Sendable () -> Bool,
-    clock: @escaping @Sendable () -> Int64 = monotonicMilliseconds
-  ) {
-    deadline = clock() + milliseconds
-    self.interrupted = interrupted
-    self.clock = clock
-  }
-
-  /// Why the salvage must stop now, if it must.
-  var stop: Stop? {
-    if interrupted() { return .interrupted }
-    return clock() >= deadline ? .outOfTime : nil
-  }
-
-  func check() throws(SalvageProblem) {
-    if let stop { throw .stopped(stop) }
-  }
-}
-
-/// Why a salvage did not copy everything: stopped (Ctrl-C, or out of time), or it could not
+/// Why a salvage did not copy everything: stopped (Ctrl-C, or its work spent), or it could not
 /// be made (the fresh file could not be written, the file was busy).
 enum SalvageProblem: Error {
   case stopped(SalvageLimits.Stop)
@@ -51,26 +20,53 @@ struct SalvageCopy {
     /// Whether `lost` counts every row lost: the table had no gap, or an index of it could be
     /// read whole. Otherwise more may have been lost than counted.
     var lostIsExact = true
+    /// Rows left out because they name a profile there is none of (bytes of the name damaged).
+    var garbled = 0
   }
 
   var tables: [Table]
-  /// Out of time: what was read so far is in the fresh file, and some rows were not looked at.
-  var ranOutOfTime = false
+  /// Why the copy stopped before the end (Ctrl-C, or its work spent): what was read so far is
+  /// in the fresh file, and some rows were not looked at. Nil when it went to the end.
+  var stoppedEarly: SalvageLimits.Stop?
+  /// How many pages the damaged file has, and how many units of work the copy took.
+  var pages = 0
+  var work = 0
 }
 
-/// One table being copied: its columns in the fresh file, and what SQLite could not read.
+/// One table being copied: its columns and indexes in the fresh file, and what could not be
+/// read.
 struct TableCopy {
   var name: String
   var columns: [SalvageColumn]
-  /// The rowids SQLite could not read, and those under a page the page reader found damaged
-  /// (SQLite may have read other rows in their place, without an error: a pointer to the
-  /// wrong page). Signs that rows may be missing, which are then counted.
+  /// Each index of the table: the places of its columns in `columns`.
+  var indexes: [[Int]] = []
+  /// The rowids SQLite could not read, and those under a page the page reader found damaged.
+  /// Signs that rows may be missing, which are then counted.
   var gaps: [RowidGap] = []
   /// Whether anything was amiss: a gap, a damaged page, a row that did not hold together or
-  /// did not fit the columns, a row SQLite passed over. Then what was lost is counted.
+  /// did not fit the columns, a row SQLite read that the pages did not give. Then what was
+  /// lost is counted.
   var damaged = false
   var lost = 0
   var lostIsExact = true
+  /// The statement that inserts a row of the first N columns (the rowid first), by N - 1: a
+  /// row read from a page has as many values as its table had columns when it was written.
+  let inserts: [String]
+
+  init(name: String, columns: [SalvageColumn], indexes: [[Int]] = []) {
+    self.name = name
+    self.columns = columns
+    self.indexes = indexes
+    var inserts: [String] = []
+    var names = ["rowid"]
+    for column in columns {
+      if !column.isRowid { names.append(SQLiteStore.quoted(column.name)) }
+      let marks = [String](repeating: "?", count: names.count).joined(separator: ", ")
+      inserts.append(
+        "INSERT OR IGNORE INTO main.\(SQLiteStore.quoted(name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+    }
+    self.inserts = inserts
+  }
 }
 
 extension SQLiteStore {
@@ -79,14 +75,18 @@ extension SQLiteStore {
   ///
   /// The fresh file is made at the damaged one's version, so that each of its tables has one
   /// to go into (a file from before v6 keeps its personality results in a table of their
-  /// own), and migrated to today's once the rows are in. Every table is read twice over:
-  /// through SQLite first (`copyRows`: every row SQLite can read, in rowid order, passing
-  /// over what it cannot), then from the file's pages (`copyPages`), which also counts the
-  /// rows lost. The damaged file is read on a connection of its own, read-only, and the rows
-  /// go into the fresh one in one transaction (a connection that has met the damage may not
-  /// commit). Everything runs under `limits`: SQLite's statements through its progress
-  /// handler, the page reader between pages. Out of time, what was copied is kept
-  /// (`ranOutOfTime`); interrupted, it fails.
+  /// own), and migrated to today's once the rows are in. Every table is read twice over: from
+  /// the file's pages first (`copyPages`: every row on a leaf of the table's own b-tree, or on
+  /// a leaf no tree reaches that the rows show is the table's, `SalvageOwners`), then through
+  /// SQLite (`copyRows`: every row SQLite can read, in rowid order, passing over what it
+  /// cannot) for what the pages did not give; then what was lost is counted from the indexes.
+  /// SQLite reads the file only when its header can be trusted (`DatabaseFile.headerIsTrusted`:
+  /// under a damaged page size it reads every page from the wrong place). The damaged file is
+  /// read on a connection of its own, read-only, and the rows go into the fresh one in one
+  /// transaction (a connection that has met the damage may not commit). Everything runs under
+  /// `limits`, a budget of work: SQLite's statements through its progress handler, the page
+  /// reader page by page. Stopped (Ctrl-C, or the work spent), what was copied is kept
+  /// (`stoppedEarly`).
   static func copyReadable(
     from damaged: String, into fresh: String, limits: SalvageLimits,
     tables modes: [any ModeTables.Type] = RegisteredTables.all
@@ -101,31 +101,44 @@ extension SQLiteStore {
   private static func copy(
     from damaged: String, into fresh: String, limits: SalvageLimits, modes: [any ModeTables.Type]
   ) throws(SalvageProblem) -> SalvageCopy {
-    // The damaged file, read-only. `writable_schema` makes SQLite read the tables it can when
-    // part of the schema is damaged, as sqlite3's .dump does (nothing can be written on this
-    // connection all the same).
-    let source = try? Database(fileURI(damaged, query: "mode=ro"), flags: [.readOnly, .uri])
-    source?.setProgressHandler { limits.stop != nil }
+    let file = DatabaseFile(path: damaged, stop: { limits.stop != nil })
+    var size = stat()
+    let pageCount = file?.pageCount ?? (stat(damaged, &size) == 0 ? Int(size.st_size) / 4096 + 1 : 1)
+    limits.start(pages: pageCount, path: damaged)
+    // The damaged file, read-only, when SQLite reads it as it is. `writable_schema` makes
+    // SQLite read the tables it can when part of the schema is damaged, as sqlite3's .dump
+    // does (nothing can be written on this connection all the same).
+    let source =
+      file?.headerIsTrusted == false
+      ? nil : try? Database(fileURI(damaged, query: "mode=ro"), flags: [.readOnly, .uri])
+    source?.setProgressHandler {
+      limits.spend()
+      return limits.stop != nil
+    }
     source?.setBusyTimeout(milliseconds: 2000)
     try? source?.execute("PRAGMA writable_schema = ON")
     // The schema as SQLite reads it, if it can (then each table SQLite knows is read through
     // it, and one it lacks, a newer table in an older file, has nothing to copy); else as
     // the page reader reads it.
-    let sqlSchema = try? source?.all("SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master") {
-      (row) throws(SQLiteError) in
-      PageSalvage.SchemaRow(
-        type: try row[0] as String? ?? "", name: try row[1] as String? ?? "", table: try row[2] as String? ?? "",
-        root: Int(try row[3] as Int64? ?? 0), sql: try row[4] as String? ?? "")
-    }
-    let file = DatabaseFile(path: damaged, stop: { limits.stop != nil })
+    // (With `writable_schema`, SQLite reads whatever lies where the schema's pages were: a
+    // schema leaf overwritten by another table's page gives that table's rows as schema rows.
+    // Only rows that are schema rows are taken; where there were others, the schema is damaged
+    // and every table's pages are looked at for what SQLite cannot find.)
+    let readSchema = source.flatMap(sqlSchemaRows)
+    let sqlSchema = readSchema.map { $0.compactMap { $0 } }
+    let sqlSchemaWhole = readSchema.map { !$0.contains { $0 == nil } } ?? false
+    limits.begin(.pages, total: 4 * pageCount)
     var pages = file.map { PageSalvage(file: $0, limits: limits) }
+    pages?.census()
     let ownSchema = pages?.schema() ?? []  // (walks the schema's own pages too)
     var userVersion = file?.userVersion
     if let source, let found = try? Schema.migrator.version(of: source) { userVersion = found }
-    let version = Schema.version(of: sqlSchema ?? ownSchema, userVersion: userVersion)
+    let schema = sqlSchema ?? ownSchema
+    let version = Schema.version(of: schema, userVersion: userVersion)
     try limits.check()
     let db: Database
     var copies: [TableCopy] = []
+    var modeNames = Set(modes.map { $0.name } + [CoreTables.name])
     do throws(SQLiteError) {
       db = try Database(fresh, flags: [.readWrite, .create, .uri])
       // Nothing of this file matters until it is complete and moved into place: no journal
@@ -140,7 +153,6 @@ extension SQLiteStore {
       var tables = try freshTables(db)
       // The tables of modes this Reckon does not know (a newer one's file), as their CREATE
       // statements say, with their indexes and versions: a salvage keeps their rows too.
-      let schema = sqlSchema ?? ownSchema
       let known = ModeTablesMigrator.tableNames(of: modes)
       for row in schema
       where row.type == "table" && !tables.contains(row.name) && !row.name.hasPrefix("sqlite_")
@@ -159,18 +171,21 @@ extension SQLiteStore {
             (try row[0] as String, try row[1] as Int64)
           })
       {
-        for (name, version) in versions where version > 0 && !modes.contains(where: { $0.name == name }) {
+        for (name, version) in versions where version > 0 {
+          modeNames.insert(name)
+          guard !modes.contains(where: { $0.name == name }) else { continue }
           try db.execute(ModeTablesMigrator.bookkeeping)
           try db.run("INSERT OR IGNORE INTO modeTables (name, version) VALUES (?, ?)", name, version)
         }
       }
       tables = try freshTables(db)
       for table in tables where table != "modeTables" {
-        copies.append(TableCopy(name: table, columns: try salvageColumns(of: table, db)))
+        let columns = try salvageColumns(of: table, db)
+        copies.append(TableCopy(name: table, columns: columns, indexes: try indexColumns(of: table, columns, db)))
       }
-      // The small tables first, the modes' own next, the answers (the bulk) last: out of
-      // time, what is lost is answers, not the settings, profiles, a mode's rows or learning
-      // boxes that were never reached.
+      // The small tables first, the modes' own next, the answers (the bulk) last: stopped
+      // part-way, what is left is answers, not the settings, profiles, a mode's rows or
+      // learning boxes.
       let first = ["profile", "setting", "daily", "gameResult", "personality", "anagramRound"]
       let last = ["factState", "answer"]
       copies =
@@ -183,18 +198,34 @@ extension SQLiteStore {
     } catch {
       throw salvageProblem(error, limits) ?? .failed(error.description)
     }
-    var ranOutOfTime = false
+    var stoppedEarly: SalvageLimits.Stop?
     do throws(SalvageProblem) {
+      // 1. From the pages: each table's rows from its own leaves.
+      var homes: [Int: Int] = [:]  // a row's hash (`rowHash`) → the table the pages gave it to
+      if var found = pages {
+        homes = try copyPages(
+          &found, &copies, schema: schema, sqlReadSchema: sqlSchemaWhole, modeNames: modeNames,
+          homes: source != nil && sqlSchema != nil, db, limits)
+        pages = found
+      } else {
+        for index in copies.indices { copies[index].damaged = true }
+      }
+      // 2. Through SQLite: what the pages did not give (never a row the pages found to be
+      // another table's: SQLite follows a damaged pointer into another table's leaf).
+      limits.begin(.tables, total: copies.count)
       for index in copies.indices {
-        guard let source, let schema = sqlSchema else {
-          // SQLite cannot read the schema: every row is for the page reader to find.
+        limits.spend(0)
+        guard let source, let sqlSchema else {
+          // SQLite cannot read the schema: every row is the page reader's to find.
           copies[index].gaps = [RowidGap(after: Int64.min, before: nil)]
           continue
         }
-        guard schema.contains(where: { $0.type == "table" && $0.name == copies[index].name }) else {
+        // A table whose tree the pages read whole (no damaged page, no cell that did not hold
+        // together, no leaf of another's): SQLite would read the same rows.
+        guard copies[index].damaged || pages == nil else { continue }
+        guard sqlSchema.contains(where: { $0.type == "table" && $0.name == copies[index].name }) else {
           // A table of ours SQLite cannot find by its name (damaged in the schema, say): the
-          // page reader looks for it.
-          copies[index].gaps = [RowidGap(after: Int64.min, before: nil)]
+          // page reader looked for it.
           copies[index].damaged = true
           continue
         }
@@ -216,44 +247,48 @@ extension SQLiteStore {
         let shared = copies[index].columns.filter {
           !$0.isRowid && (Set(theirs ?? ours).contains($0.name) || readAs[$0.name] != nil)
         }
-        guard !shared.isEmpty else {
-          copies[index].gaps = [RowidGap(after: Int64.min, before: nil)]
-          continue
-        }
+        guard !shared.isEmpty else { continue }
+        let before = try count(copies[index].name, db, limits)
         let (gaps, rejected) = try copyRows(
-          of: copies[index].name, columns: shared, readAs: readAs, from: source, into: db, limits)
-        copies[index].gaps = gaps
-        copies[index].damaged = !gaps.isEmpty || rejected > 0
+          of: copies[index].name, columns: shared, readAs: readAs, from: source, into: db, limits
+        ) { rowid, values in
+          // A row the pages gave to another table is that table's.
+          let hash = rowHash(rowid, values, shared)
+          return homes[hash].map { $0 == index } ?? true
+        }
+        copies[index].gaps += gaps
+        let after = try count(copies[index].name, db, limits)
+        if !gaps.isEmpty || rejected > 0 || after != before {
+          copies[index].damaged = true
+        }
       }
+      // 3. What was lost: the rowids an index names with no row kept.
       if var found = pages {
-        try copyPages(&found, &copies, schema: sqlSchema ?? ownSchema, sqlReadSchema: sqlSchema != nil, db, limits)
+        try countLost(&found, &copies, schema: schema, db, limits)
       } else {
-        try limits.check()
-        // (What was lost is counted from the pages: without them, it is not known.)
         for index in copies.indices { copies[index].lostIsExact = false }
       }
-    } catch .stopped(.outOfTime) {
-      ranOutOfTime = true
+    } catch .stopped(let why) {
+      stoppedEarly = why
     } catch {
       throw error
     }
-    // Finishing: no longer bounded by the clock (a fresh file's migrations and counts), only
-    // by Ctrl-C.
-    db.setProgressHandler { limits.interrupted() }
+    // Finishing (the fresh file's migrations, its rows' parents, the counts): work bounded by
+    // what was copied, and not stopped by a Ctrl-C that stopped the copy (what was copied is
+    // kept).
+    limits.begin(.finishing, total: 1)
     do throws(SQLiteError) {
       try db.execute("COMMIT")
       try Schema.migrator.migrate(db)
       try ModeTablesMigrator.migrate(db, modes)
-      // Every row names a profile: one whose row was lost comes back, created at 0.
+      let profilesWhole = copies.first { $0.name == "profile" }.map { !$0.damaged || ($0.lost == 0 && $0.lostIsExact) }
+      let garbled = try keepRowsWithParents(db, modes: modes, profilesWhole: profilesWhole ?? false)
       let tables = try freshTables(db)
-      for table in tables where try columnNames(of: table, in: "main", db).contains("profile") {
-        try db.execute(
-          "INSERT OR IGNORE INTO main.profile (name, createdAt) SELECT DISTINCT profile, 0 FROM main.\(quoted(table))")
-      }
       var report: [SalvageCopy.Table] = []
       for table in tables where table != "modeTables" {
         var entry = SalvageCopy.Table(name: table)
         entry.kept = try db.value("SELECT count(*) FROM main.\(quoted(table))") ?? 0
+        entry.garbled = garbled[table] ?? 0
         // The tables v6 merged into the game results count as game results.
         for copy in copies
         where copy.name == table || (table == "gameResult" && Schema.mergedIntoGameResults(copy.name)) {
@@ -262,11 +297,89 @@ extension SQLiteStore {
         }
         report.append(entry)
       }
-      db.setProgressHandler(nil)
-      return SalvageCopy(tables: report, ranOutOfTime: ranOutOfTime)
+      limits.end()
+      return SalvageCopy(tables: report, stoppedEarly: stoppedEarly, pages: pageCount, work: limits.spent)
     } catch {
       throw salvageProblem(error, limits) ?? .failed(error.description)
     }
+  }
+
+  /// The schema as SQLite reads it (each row nil where it is not a schema row); nil when not a
+  /// row can be read. A row's SQL is read on its own: one that runs onto a damaged overflow
+  /// page fails alone, and the row is kept without it, as are the rows read before a damaged
+  /// page ends the scan.
+  static func sqlSchemaRows(_ source: Database) -> [PageSalvage.SchemaRow?]? {
+    guard let statement = try? source.prepare("SELECT rowid, type, name, tbl_name, rootpage FROM sqlite_master")
+    else { return nil }
+    var found: [(Int64, [DatabaseValue])] = []
+    do throws(SQLiteError) {
+      try statement.forEachRow { (row) throws(SQLiteError) -> Bool in
+        found.append((try row[0], [try row[1], try row[2], try row[3], try row[4]]))
+        return true
+      }
+    } catch {
+      guard !found.isEmpty else { return nil }
+    }
+    return found.map { rowid, values in
+      let sql = (try? source.value("SELECT sql FROM sqlite_master WHERE rowid = ?", rowid, as: DatabaseValue.self))
+      return PageSalvage.schemaRow(values + [sql.flatMap { $0 } ?? .null], pageCount: Int.max)
+    }
+  }
+
+  /// Every row names a profile, and some a row of another table (a bill's lines their bill):
+  /// a row whose parent was lost makes it again where its mode says how
+  /// (`ModeTables.salvageRepairs`), and a profile comes back, created at 0, when some profiles
+  /// could not be read and the name is one a profile can have (letters, digits, `-`, `_`,
+  /// `.`). Where the profiles were read whole, a row that names one there is none of had a
+  /// byte of its name damaged. A row still without its parent is left out; how many, by table.
+  static func keepRowsWithParents(_ db: Database, modes: [any ModeTables.Type], profilesWhole: Bool)
+    throws(SQLiteError) -> [String: Int]
+  {
+    for repair in modes.flatMap({ $0.salvageRepairs }) { try db.execute(repair) }
+    let tables = try freshTables(db)
+    if !profilesWhole {
+      for table in tables where table != "profile" {
+        guard try columnNames(of: table, in: "main", db).contains("profile") else { continue }
+        let names = try db.all(
+          "SELECT DISTINCT profile FROM main.\(quoted(table)) WHERE profile NOT IN (SELECT name FROM main.profile)"
+        ) { (row) throws(SQLiteError) in try row[0] as DatabaseValue }
+        for case .text(let bytes) in names {
+          let name = String(decoding: bytes, as: UTF8.self)
+          guard Array(name.utf8) == bytes, Profiles.problem(with: name) == nil else { continue }
+          try db.run("INSERT OR IGNORE INTO main.profile (name, createdAt) VALUES (?, 0)", name)
+        }
+      }
+    }
+    // What is still without its parent, until nothing is (a row left out may be a parent).
+    var garbled: [String: Int] = [:]
+    while true {
+      let orphans = try db.all("SELECT \"table\", rowid FROM pragma_foreign_key_check") {
+        (row) throws(SQLiteError) in (try row[0] as String, try row[1] as Int64?)
+      }
+      var removed = 0
+      for case (let table, let rowid?) in orphans {
+        try db.run("DELETE FROM main.\(quoted(table)) WHERE rowid = ?", rowid)
+        garbled[table, default: 0] += db.changes
+        removed += db.changes
+      }
+      if removed == 0 { return garbled }
+    }
+  }
+
+  /// How many rows a table of the fresh file has.
+  static func count(_ table: String, _ db: Database, _ limits: SalvageLimits) throws(SalvageProblem) -> Int {
+    do throws(SQLiteError) {
+      return try db.value("SELECT count(*) FROM main.\(quoted(table))") ?? 0
+    } catch {
+      throw salvageProblem(error, limits) ?? .failed(error.description)
+    }
+  }
+
+  /// The hash a row is known by between the two readings: its rowid and its values but the
+  /// rowid's own column, in the order of `columns` (a row read from a page has a value for
+  /// every column it was written with; one read through SQLite for those asked for).
+  static func rowHash(_ rowid: Int64, _ values: [DatabaseValue], _ columns: [SalvageColumn]) -> Int {
+    SalvageHash.of(zip(columns, values).filter { !$0.0.isRowid }.map(\.1), rowid: rowid)
   }
 
   /// The fresh file's tables, by name.
@@ -325,7 +438,7 @@ extension SQLiteStore {
   /// reason `limits` gives), a failure (the file is busy, memory ran out), or nil: the rows
   /// asked for cannot be read.
   static func salvageProblem(_ error: SQLiteError, _ limits: SalvageLimits) -> SalvageProblem? {
-    if error.is(.interrupt) { return .stopped(limits.stop ?? .outOfTime) }
+    if error.is(.interrupt) { return .stopped(limits.stop ?? .outOfWork) }
     if error.is(.busy) || error.is(.locked) { return .failed("the database is busy in another Reckon") }
     if error.is(.noMemory) { return .failed(error.message) }
     return nil
@@ -345,7 +458,7 @@ extension SQLiteStore {
   /// pointer damaged to point at them). Returns the gaps, and how many rows did not fit.
   static func copyRows(
     of table: String, columns: [SalvageColumn], readAs: [String: String] = [:], from source: Database,
-    into db: Database, _ limits: SalvageLimits
+    into db: Database, _ limits: SalvageLimits, accept: (Int64, [DatabaseValue]) -> Bool = { _, _ in true }
   ) throws(SalvageProblem) -> (gaps: [RowidGap], rejected: Int) {
     var rejected = 0
     // What is read: each column by its name in the damaged file (`readAs`: a damaged name).
@@ -375,7 +488,7 @@ extension SQLiteStore {
           last = rowid
           var values: [DatabaseValue] = []
           for column in 1..<row.count { values.append(try row[column]) }
-          guard zip(columns, values).allSatisfy({ $0.takes($1) }) else {
+          guard zip(columns, values).allSatisfy({ $0.takes($1) }), accept(rowid, values) else {
             rejected += 1
             return stop.map { rowid < $0 } ?? true
           }
@@ -501,18 +614,19 @@ extension SQLiteStore {
   // MARK: From the pages
 
   /// Reads every table's leaves from the file's pages (`PageSalvage`, walking each table's
-  /// b-tree from its root as SQLite does) and puts in the fresh file each row that holds
-  /// together and is not there yet: the rows SQLite could not reach, and those it passed over
-  /// without a word (a rowid damaged into a larger one ends its range scans early; a pointer to
-  /// the wrong leaf hides the right one). Where a tree is damaged, the leaves no tree reaches
-  /// any more go to the one table whose damaged range holds all their rowids and whose columns
-  /// fit their rows. Then counts what was lost: the rowids a table's indexes name that no row
-  /// kept has. `schema` is SQLite's reading of the damaged file's schema, if it could read it.
-  /// Nothing here reads the damaged file through SQLite.
+  /// b-tree from its root as SQLite does) and puts each row that holds together in the fresh
+  /// file, in the table whose leaf it lies on: a leaf of one table's tree whose rows are
+  /// another's (a pointer damaged to point at it) goes to that other one. Then the leaves no
+  /// tree reaches (the subtrees under a damaged page; every leaf, when the schema is lost),
+  /// each to the table its rows show it is (`SalvageOwners`): when that table's tree is known
+  /// and whole, only where its indexes say it lacks their rows, or they have entries in its
+  /// indexes (so a leaf of rows deleted long ago, off the freelist, does not come back).
+  /// Returns the table each row was given to, by `rowHash` (when `homes`: SQLite reads the
+  /// file next). Nothing here reads the damaged file through SQLite.
   static func copyPages(
     _ pages: inout PageSalvage, _ copies: inout [TableCopy], schema: [PageSalvage.SchemaRow], sqlReadSchema: Bool,
-    _ db: Database, _ limits: SalvageLimits
-  ) throws(SalvageProblem) {
+    modeNames: Set<String>, homes recordHomes: Bool, _ db: Database, _ limits: SalvageLimits
+  ) throws(SalvageProblem) -> [Int: Int] {
     if !sqlReadSchema { for index in copies.indices { copies[index].damaged = true } }
     // Each table of ours by its entry in the schema: by name, or (a name damaged) by the name
     // its row gives the table, or its CREATE statement.
@@ -528,13 +642,29 @@ extension SQLiteStore {
     pages.roots = Set(schema.map(\.root))
     var trees: [String: PageSalvage.Tree] = [:]
     for row in schema where row.type == "table" {
+      try limits.check()
       let owner = entries.first { $0.value.root == row.root }?.key ?? row.name
       if trees[owner] == nil { trees[owner] = pages.walkTable(row.root, of: owner) }
     }
-    try limits.check()
-    // The leaves a table reached whose rows are most not its own.
-    var misfits: [Int] = []
-    // Every leaf of each table's tree: the rows not kept yet.
+    var owners = SalvageOwners(
+      tables: copies, entries: pages.indexEntries, tableNames: Set(schema.map(\.name) + copies.map(\.name)),
+      modeNames: modeNames)
+    var homes: [Int: Int] = [:]
+    /// Puts `rows` in table `index` (those whose rowid or key is not there yet).
+    func keep(_ rows: [(Int64, [DatabaseValue])], in index: Int) throws(SalvageProblem) {
+      for (rowid, values) in rows {
+        if recordHomes { homes[rowHash(rowid, values, copies[index].columns)] = index }
+        if case .text(let name) = values.first, copies[index].columns.first?.name == "profile" {
+          owners.profilesNamed.insert(name)
+        }
+        _ = try insert(rowid, values, into: copies[index], db, limits)
+      }
+    }
+    // Leaves to find an owner for: those a tree reached whose rows are another table's.
+    var strays: [PageSalvage.Tree] = []
+    // Rows whose rowids were out of their leaf's order, by table: they go in last.
+    var late: [(table: Int, rows: [(Int64, [DatabaseValue])])] = []
+    // Every leaf of each table's own tree.
     for index in copies.indices {
       guard entries[copies[index].name] != nil, let tree = trees[copies[index].name] else { continue }
       for range in tree.damaged {
@@ -545,85 +675,130 @@ extension SQLiteStore {
       let copy = copies[index]
       for leaf in tree.leaves {
         try limits.check()
-        var failure: SalvageProblem?
         let before = pages.rejected
-        let rows = pages.rows(of: leaf.page, in: leaf) { rowids in
-          do throws(SalvageProblem) {
-            return try kept(rowids, in: copy.name, db, limits)
-          } catch {
-            failure = error
-            return Set(rowids)
-          }
-        }
-        if let failure { throw failure }
-        let fitting = (rows ?? []).filter { SalvageColumn.fits($0.1, copy.columns) }
-        pages.rejected += (rows ?? []).count - fitting.count
+        let rows = pages.rows(of: leaf.page, in: leaf) ?? []
+        let outOfOrder = pages.outOfOrder
+        pages.outOfOrder = []
+        let fitting = rows.filter { SalvageColumn.fits($0.1, copy.columns) }
+        pages.rejected += rows.count - fitting.count
         if pages.rejected > before { copies[index].damaged = true }
-        // Most rows not of this table: a pointer damaged to point at another table's leaf
-        // (which its own table may reach too), and this table's own leaf lost from sight.
-        if fitting.count * 2 < (rows ?? []).count {
-          misfits.append(leaf.page)
-          trees[copy.name]?.damaged.append(leaf)
+        // Another table's rows (a pointer damaged to point at another table's leaf, which its
+        // own table may reach too), or most of them not this table's: this table's own leaf
+        // is lost from sight, and the rows go where they show they belong. (Rows most of
+        // which its indexes name are its own: the others need not be asked.)
+        let named = owners.score(rows, copy).map { $0.evidence * 2 >= rows.count } ?? false
+        let owner = named ? .table(index) : owners.owner(of: rows)
+        if fitting.count * 2 < rows.count || (owner != nil && owner != .table(index)) {
+          strays.append(PageSalvage.Tree(leaves: [leaf], damaged: []))
+          copies[index].damaged = true
           copies[index].gaps.append(
             RowidGap(after: leaf.after ?? Int64.min, before: leaf.upTo.flatMap { $0 == Int64.max ? nil : $0 + 1 }))
           continue
         }
-        for (rowid, values) in fitting where try insert(rowid, values, into: copy, db, limits) > 0 {
+        try keep(fitting, in: index)
+        if !outOfOrder.isEmpty {
           copies[index].damaged = true
+          late.append((index, outOfOrder.filter { SalvageColumn.fits($0.1, copy.columns) }))
         }
       }
     }
-    // What each table's indexes say it had and it has not: the number of their entries
-    // first (cheap), the rowids they name only when that number is not the rows kept.
-    var missing: [Set<Int64>?] = []  // nil: no index could be read whole
+    // The leaves no tree reaches, and the strays, each tree of them to the table its rows
+    // show it is. (The profiles last: the names the other tables' rows give tell them from
+    // the modes' bookkeeping.)
+    let orphans = pages.orphanTrees() + strays
+    if !orphans.isEmpty {
+      for index in copies.indices where trees[copies[index].name] == nil { copies[index].damaged = true }
+      var pending: [(rows: [(Int64, [DatabaseValue])], tree: Int, late: [(Int64, [DatabaseValue])])] = []
+      for (number, tree) in orphans.enumerated() {
+        for leaf in tree.leaves {
+          try limits.check()
+          let rows = pages.rows(of: leaf.page, in: nil) ?? []
+          let outOfOrder = pages.outOfOrder
+          pages.outOfOrder = []
+          guard !rows.isEmpty else { continue }
+          pending.append((rows, number, outOfOrder))
+        }
+      }
+      // A tree's leaves go together: to the owner its rows as a whole show (from a sample of
+      // them spread over its leaves), unless a leaf's rows do not fit it; then each leaf's own.
+      var byTree: [Int: [(Int64, [DatabaseValue])]] = [:]
+      for item in pending { byTree[item.tree, default: []] += item.rows }
+      let profile = copies.firstIndex { $0.name == "profile" }
+      for pass in 0..<2 {
+        var treeOwners: [Int: SalvageOwners.Owner?] = [:]
+        for item in pending {
+          try limits.check()
+          if treeOwners[item.tree] == nil {
+            let rows = byTree[item.tree] ?? item.rows
+            let step = max(1, rows.count / 256)
+            treeOwners[item.tree] = owners.owner(of: stride(from: 0, to: rows.count, by: step).map { rows[$0] })
+          }
+          var found = treeOwners[item.tree] ?? nil
+          if case .table(let index) = found,
+            item.rows.filter({ SalvageColumn.fits($0.1, copies[index].columns) }).count * 2 < item.rows.count
+          {
+            found = nil
+          }
+          guard let owner = found ?? owners.owner(of: item.rows), case .table(let index) = owner
+          else { continue }
+          // The profiles in the second pass, once the other tables' rows have named theirs.
+          guard (index == profile) == (pass == 1) else { continue }
+          let fitting = item.rows.filter { SalvageColumn.fits($0.1, copies[index].columns) }
+          // A table whose tree is known and whole takes only rows its indexes name (rows
+          // deleted long ago stay out), or rows where its tree is damaged.
+          if let tree = trees[copies[index].name], entries[copies[index].name] != nil, tree.damaged.isEmpty,
+            let score = owners.score(fitting, copies[index]), score.evidence == 0
+          {
+            continue
+          }
+          copies[index].damaged = true
+          try keep(fitting, in: index)
+          if !item.late.isEmpty {
+            late.append((index, item.late.filter { SalvageColumn.fits($0.1, copies[index].columns) }))
+          }
+        }
+      }
+    }
+    // Last, the rows out of their leaf's order: a rowid another row has is that row's.
+    for (index, rows) in late { try keep(rows, in: index) }
+    return homes
+  }
+
+  /// What each table lost: the rowids its indexes name that no row kept has (those of the
+  /// index with the most entries, read whole), for every table where anything was amiss.
+  static func countLost(
+    _ pages: inout PageSalvage, _ copies: inout [TableCopy], schema: [PageSalvage.SchemaRow], _ db: Database,
+    _ limits: SalvageLimits
+  ) throws(SalvageProblem) {
     for index in copies.indices {
       try limits.check()
-      missing.append(try lostRowids(copies[index], entry: entries[copies[index].name], schema, &pages, db, limits))
-      if missing[index].map({ !$0.isEmpty }) ?? copies[index].damaged { copies[index].damaged = true }
+      let entry =
+        schema.first { $0.type == "table" && $0.name == copies[index].name }
+        ?? schema.first { $0.type == "table" && $0.table == copies[index].name }
+      let missing = try lostRowids(copies[index], entry: entry, schema, &pages, db, limits)
+      if let missing, !missing.isEmpty { copies[index].damaged = true }
+      guard copies[index].damaged else { continue }
+      copies[index].lost = missing?.count ?? 0
+      copies[index].lostIsExact = missing != nil
     }
-    // The leaves no tree reaches any more, when a table's tree is damaged (or its root is
-    // not known), or its indexes name rows it has not: each goes to the one table whose
-    // columns fit its rows and whose damaged ranges, or missing rowids, hold all of them.
-    let homeless = copies.indices.filter { index in
-      entries[copies[index].name] == nil || trees[copies[index].name].map { !$0.damaged.isEmpty } ?? true
-        || missing[index].map { !$0.isEmpty } ?? false
+  }
+
+  /// The columns of each index of a fresh table (its places in `columns`), from SQLite's own
+  /// account of them: the indexes a primary key or `UNIQUE` makes too.
+  static func indexColumns(of table: String, _ columns: [SalvageColumn], _ db: Database) throws(SQLiteError) -> [[Int]]
+  {
+    let names = try db.all("SELECT name FROM pragma_index_list(?)", table) { (row) throws(SQLiteError) in
+      try row[0] as String
     }
-    if !homeless.isEmpty {
-      pages.markFreelist()
-      let names = Set(schema.map(\.name) + copies.map(\.name))
-      // (And the leaves of a table that is none of ours: a name damaged past recognition.)
-      let ours = Set(copies.map(\.name))
-      let strangers = pages.leafOwners.filter { !ours.contains($0.value) && !$0.value.hasPrefix("sqlite_") }.keys
-      for number in pages.unreachedLeaves() + misfits + strangers.sorted() {
-        try limits.check()
-        guard let rows = pages.rows(of: number, in: nil), !rows.isEmpty, !isSequence(rows, names: names) else {
-          continue
-        }
-        var homes: [(Int, [(Int64, [DatabaseValue])])] = []
-        for index in homeless {
-          let fitting = rows.filter { SalvageColumn.fits($0.1, copies[index].columns) }
-          guard !fitting.isEmpty, fitting.count * 2 >= rows.count else { continue }
-          // Each row where its table's tree is damaged, or one its indexes name and it lacks
-          // (when the tree is known).
-          if entries[copies[index].name] != nil, let tree = trees[copies[index].name] {
-            let lacking = missing[index] ?? []
-            guard fitting.allSatisfy({ row in lacking.contains(row.0) || tree.damaged.contains { $0.holds(row.0) } })
-            else { continue }
-          }
-          homes.append((index, fitting))
-        }
-        guard homes.count == 1, let (index, fitting) = homes.first else { continue }
-        for (rowid, values) in fitting where try insert(rowid, values, into: copies[index], db, limits) > 0 {
-          copies[index].damaged = true
-          missing[index]?.remove(rowid)
-        }
+    var indexes: [[Int]] = []
+    for name in names {
+      let places = try db.all("SELECT cid FROM pragma_index_info(?) ORDER BY seqno", name) {
+        (row) throws(SQLiteError) in Int(try row[0] as Int64)
       }
+      guard !places.isEmpty, places.allSatisfy({ $0 >= 0 && $0 < columns.count }) else { continue }
+      indexes.append(places)
     }
-    // What was lost: the rowids an index names with no row kept.
-    for index in copies.indices where copies[index].damaged {
-      copies[index].lost = missing[index]?.count ?? 0
-      copies[index].lostIsExact = missing[index] != nil
-    }
+    return indexes
   }
 
   /// The rowids `copy`'s indexes name that the fresh file's table lacks (those of the index
@@ -641,19 +816,26 @@ extension SQLiteStore {
     } catch {
       throw salvageProblem(error, limits) ?? .failed(error.description)
     }
-    var best: (root: Int, key: [SalvageColumn], entries: Int)?
+    var whole: [(root: Int, key: [SalvageColumn])] = []
     for index in indexes {
       guard let key = indexKey(index, copy.columns) else { continue }
       let (entries, complete) = pages.indexEntryCount(index.root)
       // As many entries as rows kept: nothing is missing (unless the kept rows are others).
       if complete && entries == kept && !copy.damaged { return [] }
-      if complete && entries >= best?.entries ?? 0 { best = (index.root, key, entries) }
+      if complete { whole.append((index.root, key)) }
     }
-    guard let best else { return nil }
-    let (rowids, complete) = pages.indexRowids(best.root, key: best.key)
-    guard complete else { return nil }
-    let found = try SQLiteStore.kept(Array(rowids), in: copy.name, db, limits)
-    return rowids.subtracting(found)
+    // The rowids every index read whole names: an index whose pages read but one of which
+    // is another's copy (each of its rowids named twice, another page's lost) is not whole.
+    var named: Set<Int64>?
+    for (root, key) in whole {
+      try limits.check()
+      let (rowids, complete) = pages.indexRowids(root, key: key)
+      guard complete else { continue }
+      named = (named ?? []).union(rowids)
+    }
+    guard let named else { return nil }
+    let found = try SQLiteStore.kept(Array(named), in: copy.name, db, limits)
+    return named.subtracting(found)
   }
 
   /// The columns an index is on, from its CREATE INDEX statement, or the table's primary
@@ -716,18 +898,17 @@ extension SQLiteStore {
   static func insert(
     _ rowid: Int64, _ values: [DatabaseValue], into copy: TableCopy, _ db: Database, _ limits: SalvageLimits
   ) throws(SalvageProblem) -> Int {
-    var names = ["rowid"]
-    var bound: [any SQLiteValue] = [rowid]
-    for (column, value) in zip(copy.columns, values) where !column.isRowid {
-      names.append(quoted(column.name))
-      bound.append(value)
-    }
-    let marks = [String](repeating: "?", count: names.count).joined(separator: ", ")
+    let count = min(values.count, copy.columns.count)
+    guard count > 0 else { return 0 }
     do throws(SQLiteError) {
-      let statement = try db.cached(
-        "INSERT OR IGNORE INTO main.\(quoted(copy.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))")
+      let statement = try db.cached(copy.inserts[count - 1])
       statement.reset()
-      for (index, value) in bound.enumerated() { try statement.bind(value, at: index + 1) }
+      try statement.bind(rowid, at: 1)
+      var place = 2
+      for index in 0..<count where !copy.columns[index].isRowid {
+        try statement.bind(values[index], at: place)
+        place += 1
+      }
       try statement.run()
       return db.changes
     } catch {

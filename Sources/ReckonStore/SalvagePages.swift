@@ -31,10 +31,15 @@ struct SalvageColumn: Sendable {
     return .numeric
   }
 
+  /// Whether the column holds `value` as Reckon writes it: an integer column integers (Reckon
+  /// never writes a fraction there, and SQLite keeps a whole real in one as an integer), a
+  /// real column reals or whole numbers (which SQLite may keep as integers), text columns
+  /// text. The test that tells one table's rows from another's, with the indexes.
   func takes(_ value: DatabaseValue) -> Bool {
     switch value {
     case .null: return isRowid || !notNull
-    case .integer, .real: return !isRowid && affinity != .text
+    case .integer: return !isRowid && affinity != .text
+    case .real: return !isRowid && affinity != .text && affinity != .integer
     case .text: return !isRowid && (affinity == .text || affinity == .blob)
     case .blob: return !isRowid && affinity == .blob
     }
@@ -77,6 +82,21 @@ struct PageSalvage {
   var roots: Set<Int> = []
   /// Cells of the leaves read that did not hold together.
   var rejected = 0
+  /// Each page's kind as the census found it: a b-tree page's first byte when the page holds
+  /// together as one, 0 otherwise (index 0 unused).
+  var kinds: [UInt8] = []
+  /// The children of each table interior page the census found.
+  var children: [Int: [Int]] = [:]
+  /// Every entry of every index page of the file but the freelist's (the values of its columns
+  /// and the rowid it names, hashed: `SalvageHash`): what tells a row of one table from a row
+  /// of another with the same columns (`SalvageOwners`).
+  var indexEntries = Set<Int>()
+  /// Pages on the freelist (trunks and leaves): no table's, though they may still hold rows
+  /// deleted long ago.
+  var freelist = Set<Int>()
+  /// Rows of the leaves read whose rowids are out of their leaf's order (`rows(of:in:)`),
+  /// until the caller takes them.
+  var outOfOrder: [(Int64, [DatabaseValue])] = []
 
   struct SchemaRow {
     var type: String
@@ -121,7 +141,7 @@ struct PageSalvage {
       let twice = reached.contains(number) && leafOwners[number].map { $0 == table } ?? true
       guard number >= 1, number <= file.pageCount, number != 1 || depth == 0, depth < 64, !twice,
         depth == 0 || !roots.contains(number),
-        let bytes = file.page(number),
+        let bytes = read(number),
         let page = BTreePage(bytes, number: number, usableSize: file.usableSize), page.kind.isTable
       else {
         tree.damaged.append(range)
@@ -174,10 +194,8 @@ struct PageSalvage {
   /// once, with every rowid the page holds, before any row is read: those already kept),
   /// its payload whole (overflow pages included) and a record whose sizes add up. Nil for a
   /// page that is not a table leaf.
-  mutating func rows(of number: Int, in range: Range?, skipping skipped: ([Int64]) -> Set<Int64> = { _ in [] })
-    -> [(Int64, [DatabaseValue])]?
-  {
-    guard let bytes = file.page(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
+  mutating func rows(of number: Int, in range: Range?) -> [(Int64, [DatabaseValue])]? {
+    guard let bytes = read(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
       page.kind == .tableLeaf
     else { return nil }
     var payloads: [(index: Int, payload: BTreePage.Payload)] = []
@@ -199,67 +217,220 @@ struct PageSalvage {
       !overlapping.contains($0) && range?.holds(payloads[$0].payload.rowid) ?? true
     }
     rejected += page.cells.count - candidates.count + page.lostCells
-    let skip = skipped(candidates.map { payloads[$0].payload.rowid })
+    // A leaf's cells are in rowid order: one out of it had its rowid damaged (it may now be
+    // another row's). Those in order (the longest run that rises) are the leaf's rows; the
+    // others are kept aside (`outOfOrder`), to go in after their table's own, so that a row
+    // whose rowid a changed byte made another's never takes that row's place.
+    let inOrder = PageSalvage.rising(candidates.map { payloads[$0].payload.rowid })
     var rows: [(Int64, [DatabaseValue])] = []
-    for position in candidates where !skip.contains(payloads[position].payload.rowid) {
+    for (place, position) in candidates.enumerated() {
       let payload = payloads[position].payload
-      guard let bytes = file.payloadBytes(page, payload), let values = DatabaseFile.record(bytes)
+      guard let bytes = payloadBytes(page, payload), let values = DatabaseFile.record(bytes)
       else {
         rejected += 1
         continue
       }
-      rows.append((payload.rowid, values))
+      if inOrder.contains(place) {
+        rows.append((payload.rowid, values))
+      } else {
+        outOfOrder.append((payload.rowid, values))
+      }
     }
     return rows
   }
 
+  /// The places of the longest strictly rising run (not necessarily side by side) of
+  /// `keys`: patience sorting, n log n. Of two equal keys the first is in it (a row read first
+  /// is the one `.dump` keeps too).
+  static func rising(_ keys: [Int64]) -> Set<Int> {
+    guard keys.count > 1 else { return Set(keys.indices) }
+    var tails: [Int] = []  // the place of the smallest last key of a run of each length
+    var previous = [Int](repeating: -1, count: keys.count)
+    for (place, key) in keys.enumerated() {
+      var low = 0
+      var high = tails.count
+      while low < high {
+        let middle = (low + high) / 2
+        if keys[tails[middle]] < key { low = middle + 1 } else { high = middle }
+      }
+      if low < tails.count && keys[tails[low]] == key { continue }
+      previous[place] = low > 0 ? tails[low - 1] : -1
+      if low == tails.count { tails.append(place) } else { tails[low] = place }
+    }
+    var kept = Set<Int>()
+    var place = tails.last ?? -1
+    while place >= 0 {
+      kept.insert(place)
+      place = previous[place]
+    }
+    return kept
+  }
+
+  /// Page `number`, counted as a unit of the salvage's work.
+  func read(_ number: Int) -> [UInt8]? {
+    limits.spend()
+    return file.page(number)
+  }
+
+  /// A cell's whole payload (`DatabaseFile.payloadBytes`), its overflow pages counted as work.
+  func payloadBytes(_ page: BTreePage, _ payload: BTreePage.Payload) -> [UInt8]? {
+    if payload.overflow != 0 { limits.spend(1 + payload.size / max(file.usableSize - 4, 1)) }
+    return file.payloadBytes(page, payload)
+  }
+
+  /// Reads every page once: its kind, a table interior page's children, every index entry
+  /// (`indexEntries`), and the freelist (from the header, or where it cannot be trusted, the
+  /// pages that read as freelist trunks). Stops early, with what it found, when the limits say.
+  mutating func census() {
+    kinds = [UInt8](repeating: 0, count: file.pageCount + 1)
+    markFreelist()
+    var entries: [Int: [Int]] = [:]  // the index entries each page holds, hashed
+    for number in 1...max(1, file.pageCount) where number <= file.pageCount {
+      if number % 64 == 0, limits.stop != nil { break }
+      guard let bytes = read(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize)
+      else {
+        continue
+      }
+      kinds[number] = page.kind.rawValue
+      switch page.kind {
+      case .tableInterior:
+        var list = [page.rightChild]
+        for index in page.cells.indices { list.append(DatabaseFile.int(page.bytes, page.cells[index])) }
+        children[number] = list
+      case .indexInterior, .indexLeaf:
+        var hashes: [Int] = []
+        for index in page.cells.indices {
+          guard let payload = page.payload(index), let bytes = file.payloadBytes(page, payload),
+            let values = DatabaseFile.record(bytes), let last = values.last, case .integer(let rowid) = last
+          else { continue }
+          hashes.append(SalvageHash.of(values.dropLast(), rowid: rowid))
+        }
+        entries[number] = hashes
+      case .tableLeaf:
+        break
+      }
+    }
+    // Where the header cannot be trusted, no freelist is known: a page that reads as a trunk
+    // (a next trunk, a count, and as many distinct pages that are no b-tree interior pages)
+    // is taken for one, so that rows deleted long ago do not come back.
+    if !file.headerIsValid {
+      for number in 2...max(2, file.pageCount) where number <= file.pageCount && kinds[number] == 0 {
+        guard let bytes = file.page(number) else { continue }
+        let next = DatabaseFile.int(bytes, 0)
+        let count = DatabaseFile.int(bytes, 4)
+        guard next == 0 || (next >= 2 && next <= file.pageCount && kinds[next] == 0), count >= 1,
+          count <= file.usableSize / 4 - 2
+        else { continue }
+        var listed = Set<Int>()
+        for index in 0..<count {
+          let leaf = DatabaseFile.int(bytes, 8 + 4 * index)
+          guard leaf >= 2, leaf <= file.pageCount, leaf != number, kinds[leaf] != BTreePage.Kind.tableInterior.rawValue,
+            kinds[leaf] != BTreePage.Kind.indexInterior.rawValue, listed.insert(leaf).inserted
+          else {
+            listed = []
+            break
+          }
+        }
+        if !listed.isEmpty {
+          freelist.insert(number)
+          freelist.formUnion(listed)
+        }
+      }
+    }
+    for (page, hashes) in entries where !freelist.contains(page) { indexEntries.formUnion(hashes) }
+    reached.formUnion(freelist)
+  }
+
   /// The schema, read from the first page's b-tree (`sqlite_master`): each table and index
-  /// with its root page. Rows that cannot be read are left out.
+  /// with its root page. Rows that cannot be read are left out. When the first page is lost,
+  /// the schema's other leaves (a schema of many pages) are found among the table leaves no
+  /// tree reaches, by their rows (`schemaRow`), once the census has run.
   mutating func schema() -> [SchemaRow] {
     let tree = walkTable(1, of: "sqlite_master")
     var rows: [SchemaRow] = []
     for leaf in tree.leaves {
-      for (_, values) in self.rows(of: leaf.page, in: leaf) ?? [] {
-        guard values.count >= 4, case .text(let type) = values[0], case .text(let name) = values[1],
-          case .text(let table) = values[2], case .integer(let root) = values[3], root > 0, root <= file.pageCount
-        else { continue }
-        var sql = ""
-        if values.count >= 5, case .text(let text) = values[4] { sql = String(decoding: text, as: UTF8.self) }
-        rows.append(
-          SchemaRow(
-            type: String(decoding: type, as: UTF8.self), name: String(decoding: name, as: UTF8.self),
-            table: String(decoding: table, as: UTF8.self), root: Int(root), sql: sql))
+      for (_, values) in (self.rows(of: leaf.page, in: leaf) ?? []) + outOfOrder {
+        if let row = PageSalvage.schemaRow(values, pageCount: file.pageCount) { rows.append(row) }
       }
+      outOfOrder = []
+    }
+    guard rows.isEmpty, !kinds.isEmpty else { return rows }
+    for number in 2...max(2, file.pageCount)
+    where number <= file.pageCount && kinds[number] == BTreePage.Kind.tableLeaf.rawValue && !reached.contains(number) {
+      guard let read = self.rows(of: number, in: nil) else { continue }
+      let found = read + outOfOrder
+      outOfOrder = []
+      guard !found.isEmpty else { continue }
+      let schemaRows = found.compactMap { PageSalvage.schemaRow($0.1, pageCount: file.pageCount) }
+      guard schemaRows.count == found.count else { continue }
+      reached.insert(number)
+      leafOwners[number] = "sqlite_master"
+      rows += schemaRows
     }
     return rows
+  }
+
+  /// A row of `sqlite_master` (type, name, table, root page, SQL), if `values` is one.
+  static func schemaRow(_ values: [DatabaseValue], pageCount: Int) -> SchemaRow? {
+    guard values.count == 5, case .text(let type) = values[0], case .text(let name) = values[1],
+      case .text(let table) = values[2], case .integer(let root) = values[3], root >= 0, root <= pageCount
+    else { return nil }
+    let kind = String(decoding: type, as: UTF8.self)
+    guard kind == "table" || kind == "index" || kind == "view" || kind == "trigger" else { return nil }
+    var sql = ""
+    if case .text(let text) = values[4] {
+      sql = String(decoding: text, as: UTF8.self)
+    } else if case .null = values[4] {
+    } else {
+      return nil
+    }
+    return SchemaRow(
+      type: kind, name: String(decoding: name, as: UTF8.self), table: String(decoding: table, as: UTF8.self),
+      root: Int(root), sql: sql)
   }
 
   /// Marks the freelist's pages (trunks and leaves) as met: a page there is no table's, and
   /// may still hold rows deleted long ago.
   mutating func markFreelist() {
     var trunk = file.freelistTrunk
-    while trunk >= 2, trunk <= file.pageCount, !reached.contains(trunk), let bytes = file.page(trunk) {
-      reached.insert(trunk)
+    while trunk >= 2, trunk <= file.pageCount, !freelist.contains(trunk), let bytes = read(trunk) {
+      freelist.insert(trunk)
       let count = DatabaseFile.int(bytes, 4)
       guard count <= file.usableSize / 4 - 2 else { break }
       for index in 0..<count {
         let leaf = DatabaseFile.int(bytes, 8 + 4 * index)
-        if leaf >= 2, leaf <= file.pageCount { reached.insert(leaf) }
+        if leaf >= 2, leaf <= file.pageCount { freelist.insert(leaf) }
       }
       trunk = DatabaseFile.int(bytes, 0)
     }
+    reached.formUnion(freelist)
   }
 
-  /// The table leaves that nothing met: neither a tree walked nor the freelist. (A page whose
-  /// first byte says table leaf; overflow pages start with a page number's high byte.)
-  func unreachedLeaves() -> [Int] {
-    guard file.pageCount >= 2 else { return [] }
-    var found: [Int] = []
-    for number in 2...file.pageCount where !reached.contains(number) {
-      if number % 256 == 0, limits.stop != nil { break }
-      if let bytes = file.page(number), bytes[0] == BTreePage.Kind.tableLeaf.rawValue { found.append(number) }
+  /// The table pages no tree walked reached (nor the freelist), gathered into the trees they
+  /// still make: the subtree of each such interior page that no other such page points at,
+  /// and each leaf under none. Their leaves are in `leaves`; a tree found this way has no
+  /// owner yet (`SalvageOwners` finds one for it by its rows).
+  mutating func orphanTrees() -> [Tree] {
+    guard file.pageCount >= 1, kinds.count == file.pageCount + 1 else { return [] }
+    let interior = BTreePage.Kind.tableInterior.rawValue
+    let leaf = BTreePage.Kind.tableLeaf.rawValue
+    var pointedAt = Set<Int>()
+    for number in 1...file.pageCount where kinds[number] == interior && !reached.contains(number) {
+      pointedAt.formUnion(children[number] ?? [])
     }
-    return found
+    var trees: [Tree] = []
+    // Roots first; then what is left (pages that point at each other in a loop), each alone.
+    for pass in 0..<2 {
+      for number in 1...file.pageCount
+      where (kinds[number] == interior || kinds[number] == leaf) && !reached.contains(number)
+        && (pass == 1 || !pointedAt.contains(number))
+      {
+        if number % 64 == 0, limits.stop != nil { return trees }
+        let tree = walkTable(number, of: "")
+        if !tree.leaves.isEmpty { trees.append(tree) }
+      }
+    }
+    return trees
   }
 
   /// The entries of an index, page by page: `body` is given each page's cells (interior and
@@ -271,7 +442,7 @@ struct PageSalvage {
     while let (number, depth) = stack.popLast() {
       if limits.stop != nil { return false }
       guard number >= 2, number <= file.pageCount, depth < 64, !seen.contains(number), !reached.contains(number),
-        let bytes = file.page(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
+        let bytes = read(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
         !page.kind.isTable
       else {
         complete = false
@@ -316,7 +487,8 @@ struct PageSalvage {
           entriesHold = false
           continue
         }
-        rowids.insert(rowid)
+        // A rowid named twice: a page of the index copied over another.
+        if !rowids.insert(rowid).inserted { entriesHold = false }
       }
     }
     return (rowids, pagesHold && entriesHold)
@@ -335,5 +507,59 @@ extension String {
       return true
     }
     return false
+  }
+}
+
+/// Index entries hashed, to tell which table a row read from a page is: an index's entry is
+/// the values of its columns and the rowid, so a row of a table has, for each index of the
+/// table, an entry made of its own values (`entry`). (Swift's `Hasher`: the same within one
+/// process, which is all a salvage needs.)
+enum SalvageHash {
+  static func of(_ values: some Collection<DatabaseValue>, rowid: Int64) -> Int {
+    var hasher = Hasher()
+    hasher.combine(values.count)
+    for value in values {
+      switch value {
+      case .null: hasher.combine(0)
+      case .integer(let n):
+        hasher.combine(1)
+        hasher.combine(n)
+      case .real(let x):
+        // A whole real may be kept as an integer in one record and a real in another.
+        if x == x.rounded(), abs(x) < 9.0e18 {
+          hasher.combine(1)
+          hasher.combine(Int64(x))
+        } else {
+          hasher.combine(2)
+          hasher.combine(x.bitPattern)
+        }
+      case .text(let bytes):
+        hasher.combine(3)
+        hasher.combine(bytes)
+      case .blob(let bytes):
+        hasher.combine(4)
+        hasher.combine(bytes)
+      }
+    }
+    hasher.combine(rowid)
+    return hasher.finalize()
+  }
+
+  /// The hash of the entry a row would have in an index on `columns` (places in the table's
+  /// columns; the rowid's own column is the rowid); nil when the row lacks one of them (a
+  /// column added since it was written, whose default is not known here).
+  static func entry(_ rowid: Int64, _ values: [DatabaseValue], index columns: [Int], _ table: [SalvageColumn]) -> Int? {
+    var key: [DatabaseValue] = []
+    key.reserveCapacity(columns.count)
+    for column in columns {
+      guard column >= 0, column < table.count else { return nil }
+      if table[column].isRowid {
+        key.append(.integer(rowid))
+      } else {
+        guard column < values.count else { return nil }
+        key.append(values[column])
+      }
+    }
+    return of(key, rowid: rowid)
   }
 }

@@ -28,6 +28,10 @@ public protocol Store: AnyObject, Sendable, SettingsStore, ProfileStore {
   /// False when there is certainly nothing saved yet (no database file): start-up then
   /// reads no settings, and need not know whose they would be.
   var mayHaveSavedData: Bool { get }
+  /// `salvage FILE`: reads what can be read of another database file (one a salvage of a
+  /// damaged file set aside, say) and adds every row this store lacks; what it found and
+  /// added. `interrupted` (Ctrl-C) stops the reading; what was read is added.
+  func salvage(file: String, interrupted: @escaping @Sendable () -> Bool) throws(StoreError) -> SalvageSummary
 }
 
 extension Store {
@@ -51,5 +55,36 @@ public struct StoreError: Error, Sendable, Equatable {
     self.message = message
     self.isKnown = isKnown
     self.isLasting = isLasting
+  }
+}
+
+/// What `salvage FILE` read from a file and added to the store (`Store.salvage(file:)`).
+public struct SalvageSummary: Sendable, Equatable {
+  public struct Count: Sendable, Equatable {
+    /// The table, and the user's words for one of its rows and for more.
+    public var table: String
+    public var count: Int
+    public var one: String
+    public var many: String
+
+    public init(table: String, count: Int, one: String, many: String) {
+      self.table = table
+      self.count = count
+      self.one = one
+      self.many = many
+    }
+  }
+
+  /// What could be read of the file, in words (`201,000 answers, 62 facts' Leitner boxes`).
+  public var found: String
+  /// What the store lacked and now has, by table.
+  public var added: [Count]
+  /// Why the reading stopped before the end of the file, if it did.
+  public var stoppedEarly: String?
+
+  public init(found: String, added: [Count], stoppedEarly: String?) {
+    self.found = found
+    self.added = added
+    self.stoppedEarly = stoppedEarly
   }
 }

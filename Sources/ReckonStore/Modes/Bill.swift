@@ -23,6 +23,16 @@ public enum BillTables: ModeTables {
   public static let rowNames = [
     (table: "bill", one: "bill", many: "bills"), (table: "billLine", one: "line of a bill", many: "lines of bills"),
   ]
+  /// A bill whose row was lost comes back from its lines: its start, the day of it (UTC), no
+  /// name, and the time of its last line.
+  public static let salvageRepairs = [
+    """
+    INSERT OR IGNORE INTO bill (profile, startedAt, day, name, updatedAt)
+    SELECT profile, startedAt, startedAt / 86400000, NULL, max(at) FROM billLine
+    WHERE NOT EXISTS (SELECT 1 FROM bill WHERE bill.profile = billLine.profile AND bill.startedAt = billLine.startedAt)
+    GROUP BY profile, startedAt
+    """
+  ]
 }
 
 extension Bills.AddLine: SQLWrite {
