@@ -1,6 +1,6 @@
 # bash completion for reckon(1)                                  -*- shell-script -*-
 #
-# Options; files after --questions, --words, --deck and for FILE arguments; folders after
+# Options; files after --questions, --words, --deck, --salvage and for FILE arguments; folders after
 # --data-dir; the saved profiles after --profile (from `reckon --list-profiles`, with the
 # --data-dir given earlier on the line). Needs nothing from the bash-completion package.
 
@@ -53,7 +53,7 @@ _reckon() {
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       ;;
-    --questions | --words | --deck)
+    --questions | --words | --deck | --salvage)
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       ;;
@@ -64,7 +64,7 @@ _reckon() {
       [[ -n $prefix ]] && return 0 # an option that takes no value, or an unknown one
       if [[ $cur == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W '-e --expression --data-dir --profile --questions --words --deck
-          --list-profiles -h --help --version --' -- "$cur")
+          --salvage --list-profiles -h --help --version --' -- "$cur")
       else
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")

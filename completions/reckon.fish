@@ -1,4 +1,4 @@
-# fish completion for reckon(1): options; files after --questions, --words, --deck and for FILE
+# fish completion for reckon(1): options; files after --questions, --words, --deck, --salvage and for FILE
 # arguments; folders after --data-dir; the saved profiles after --profile (from
 # `reckon --list-profiles`, with the --data-dir given earlier on the line).
 
@@ -37,6 +37,7 @@ complete -c reckon -l profile -x -a '(__reckon_profiles)' -d 'Whose settings and
 complete -c reckon -l questions -r -F -d 'Add trivia questions from FILE to the quiz'
 complete -c reckon -l words -r -F -d 'Play the anagram game with the words of FILE'
 complete -c reckon -l deck -r -F -d 'Load a flashcard deck from FILE'
+complete -c reckon -l salvage -r -F -d 'Add what a damaged or set-aside database holds'
 complete -c reckon -l list-profiles -d 'Print the names of the saved profiles'
 complete -c reckon -s h -l help -d 'Show the help'
 complete -c reckon -l version -d 'Show the version'

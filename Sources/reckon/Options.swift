@@ -18,6 +18,9 @@ struct Options: Equatable {
   var showVersion = false
   /// Print the saved profiles' names and exit (`--list-profiles`, for shell completion).
   var listProfiles = false
+  /// Damaged or set-aside databases whose rows are added to the one in use
+  /// (`--salvage FILE`, repeatable), as `salvage FILE` adds them.
+  var salvageFiles: [String] = []
 
   static let version = "reckon 0.1.0"
 
@@ -76,6 +79,10 @@ struct Options: Equatable {
         options.wordsFile = try value(for: argument)
       } else if argument.hasPrefix("--words=") {
         options.wordsFile = String(argument.dropFirst("--words=".count))
+      } else if argument == "--salvage" {
+        options.salvageFiles.append(try value(for: argument))
+      } else if argument.hasPrefix("--salvage=") {
+        options.salvageFiles.append(String(argument.dropFirst("--salvage=".count)))
       } else if argument == "-h" || argument == "--help" {
         options.showHelp = true
       } else if argument == "--version" {
@@ -97,7 +104,7 @@ struct Options: Equatable {
     anagram, stats and profile at the prompt).
 
     Usage: reckon [-e EXPR]... [--data-dir DIR] [--profile NAME] [--questions FILE]...
-                  [--words FILE] [--deck FILE]... [FILE...]
+                  [--words FILE] [--deck FILE]... [--salvage FILE]... [FILE...]
 
     With no EXPR or FILE and a terminal, Reckon starts its prompt (type help there).
     Otherwise it evaluates each -e EXPR, then each FILE (- is standard input), or
@@ -121,6 +128,10 @@ struct Options: Equatable {
       --deck FILE             load a flashcard deck (an Anki package, Anki's
                               plain text, CSV or Markdown; repeatable), as
                               cards load FILE does; then: cards DECK
+      --salvage FILE          add to Reckon's database every row it lacks that a
+                              damaged or set-aside database still holds (the
+                              reckon.sqlite.corrupt-DATE file a salvage left),
+                              as salvage FILE does at the prompt; repeatable
       --list-profiles         print the names of the saved profiles, one a line
                               (for shell completion), and exit
       -h, --help              show this help

@@ -59,12 +59,17 @@ enum ReckonCommand {
     // with no database never needs it; without USER it costs a password-database lookup).
     let profile = options.profile
     let batch = !options.expressions.isEmpty || !options.files.isEmpty || !terminal.interactive
-    // At the prompt Ctrl-C stops the salvage of a damaged database (and leaves it as it
-    // was), from the start; a script keeps the default SIGINT, and a salvage killed half-way
-    // is undone at the next start.
+    // At the prompt Ctrl-C stops the salvage of a damaged database (what was copied is kept,
+    // or nothing changes if nothing was), from the start; a script keeps the default SIGINT,
+    // and a salvage killed half-way is undone at the next start. A long salvage shows how far
+    // it has got on a terminal.
     if !batch { LineEditor.installInterruptHandler() }
-    let store = SQLiteStore(
-      path: paths.database, salvage: SalvagePolicy(interrupted: { !batch && LineEditor.interruptRequested }))
+    var salvage = SalvagePolicy(interrupted: { !batch && LineEditor.interruptRequested })
+    if terminal.stderrIsTTY {
+      let line = SalvageProgressLine(stopsWithCtrlC: !batch)
+      salvage.progress = { line.show($0) }
+    }
+    let store = SQLiteStore(path: paths.database, salvage: salvage)
     var session = Session(
       clock: SystemClock(), random: systemRandom(), store: store,
       lazyProfile: { profile ?? Profiles.initial(loginName: loginName()) })
@@ -113,6 +118,21 @@ enum ReckonCommand {
       } else {
         runner.startup.outputs += reply.outputs
       }
+    }
+    if !options.salvageFiles.isEmpty {
+      // `--salvage FILE`: as `salvage FILE` at the prompt; then the rest, or the end.
+      var ok = true
+      runner.renderer.render(runner.startup, prompt: "", out: &runner.out, err: &runner.err)
+      runner.startup = Reply()
+      for (number, path) in options.salvageFiles.enumerated() {
+        if !batch { LineEditor.clearInterruptRequest() }
+        runner.show(session.handle("salvage " + path), source: "--salvage", line: number + 1, ok: &ok)
+      }
+      runner.out.flush()
+      guard !options.expressions.isEmpty || !options.files.isEmpty else {
+        return runner.finish(&session, ok)
+      }
+      return runner.runExpressionsAndFiles(options.expressions, options.files, session: &session) && ok
     }
     if !options.expressions.isEmpty || !options.files.isEmpty {
       return runner.runExpressionsAndFiles(options.expressions, options.files, session: &session)

@@ -6,6 +6,7 @@
 /// that nothing can reach the real home folder) and `TERM=xterm`, so every test
 /// also checks that piped output carries no colour.
 import Foundation
+import SQLite
 import Testing
 
 @Suite struct BinaryTests {
@@ -481,5 +482,78 @@ struct TemporaryFolder {
       throw ReckonProcess.Failure(description: "cannot write \(file)")
     }
     return file
+  }
+}
+
+/// `reckon --salvage FILE` (and `salvage FILE` in a script): what a damaged or set-aside
+/// database holds, added to the one in use; a file that is none, or the one in use, refused
+/// with the reason and status 1.
+@Suite struct SalvageOptionTests {
+  /// A database made by Reckon in `home` with `count` answers of the drill, closed cleanly.
+  static func database(in home: String, answers count: Int) throws -> String {
+    let made = try ReckonProcess.run(["-e", "set digits 14"], environment: ["RECKON_HOME": home, "HOME": home])
+    #expect(made.status == 0)
+    let path = home + "/reckon.sqlite"
+    let db = try Database(path)
+    try db.execute(
+      """
+      INSERT OR IGNORE INTO profile (name, createdAt) VALUES ('ada', 1);
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+      INSERT INTO answer (profile, mode, item, given, correct, milliseconds, answeredAt, day)
+        SELECT 'ada', 'drill', (i % 12) || '×' || (i % 11), 'x', i % 2, 900, i, 0 FROM n;
+      PRAGMA wal_checkpoint(TRUNCATE);
+      """)
+    return path
+  }
+
+  @Test func addsWhatTheFileHoldsAndTheDatabaseLacks() throws {
+    let old = try TemporaryFolder()
+    defer { old.remove() }
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let file = try Self.database(in: old.path, answers: 500)
+    // The page 1 of the old copy zeroed: only its pages can say what it held.
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: file))
+    try handle.write(contentsOf: Data(count: 4096))
+    try handle.close()
+    _ = try Self.database(in: home.path, answers: 200)  // the same first 200 answers
+    let run = try ReckonProcess.run(
+      ["--salvage", file, "-e", "stats"], environment: ["RECKON_HOME": home.path, "HOME": home.path, "USER": "ada"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("Read from \(file): 500 answers, "), "\(run.stdout)")
+    #expect(run.stdout.contains("Added what was missing here: 300 answers."), "\(run.stdout)")
+    let kept = try Database(home.path + "/reckon.sqlite", flags: .readOnly)
+    #expect(try kept.value("SELECT count(*) FROM answer") as Int? == 500)
+    // Again: nothing is missing now.
+    let again = try ReckonProcess.run(
+      ["--salvage", file], environment: ["RECKON_HOME": home.path, "HOME": home.path, "USER": "ada"])
+    #expect(again.status == 0)
+    #expect(again.stdout.contains("Nothing in it was missing here: nothing added."), "\(again.stdout)")
+    #expect(try kept.value("SELECT count(*) FROM answer") as Int? == 500)
+  }
+
+  @Test func aFileThatCannotBeReadIsRefusedWithItsReason() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    _ = try Self.database(in: home.path, answers: 10)
+    for (file, reason) in [
+      (home.path + "/none.sqlite", "it cannot be read: no such file or directory"),
+      (home.path, "it is a folder"),
+      (home.path + "/reckon.sqlite", "it is the database Reckon is using: there is nothing to add from it"),
+    ] {
+      let run = try ReckonProcess.run(
+        ["--salvage", file], environment: ["RECKON_HOME": home.path, "HOME": home.path])
+      #expect(run.status == 1, "\(file)")
+      #expect(run.stderr.contains("error: nothing added from \(file): \(reason)"), "\(run.stderr)")
+    }
+    // A file of another kind holds nothing of Reckon's.
+    try Data("not a database at all\n".utf8).write(to: URL(fileURLWithPath: home.path + "/notes.txt"))
+    let run = try ReckonProcess.run(
+      ["-e", "salvage \(home.path)/notes.txt"], environment: ["RECKON_HOME": home.path, "HOME": home.path])
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains(
+        "error: nothing added from \(home.path)/notes.txt: nothing in it could be read: it is not a database of "
+          + "Reckon's, or all of it is damaged"), "\(run.stderr)")
   }
 }

@@ -11,5 +11,7 @@ enum CalculatorFeature: Feature {
 
 /// The commands about the session itself (progress, profiles, leaving), last in `help`.
 enum SessionFeature: Feature {
-  static let commands: [any Command.Type] = [StatsCommand.self, ProfileCommand.self, QuitCommand.self]
+  static let commands: [any Command.Type] = [
+    StatsCommand.self, ProfileCommand.self, SalvageCommand.self, QuitCommand.self,
+  ]
 }
