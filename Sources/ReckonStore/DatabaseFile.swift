@@ -85,8 +85,11 @@ final class DatabaseFile {
         chosen = candidate
         break
       }
-      // Ties go to the earlier candidate (the header's, the WAL's, then the usual sizes).
-      let this = (readsWell: score.pages * 2 >= score.sampled ? 1 : 0, pointers: score.good - 2 * score.bad)
+      // Ties go to the earlier candidate (the header's, the WAL's, then the usual sizes), and
+      // the header's size is taken unless another has more pointers that hold: where the
+      // schema is cut off (a file cut short), a damaged pointer or two is all there is.
+      let header = index == 0 && valid ? 3 : 0
+      let this = (readsWell: score.pages * 2 >= score.sampled ? 1 : 0, pointers: score.good - 2 * score.bad + header)
       if score.good > 0 || score.pages > 0, this > best {
         best = this
         chosen = candidate

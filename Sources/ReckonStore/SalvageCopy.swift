@@ -201,11 +201,10 @@ extension SQLiteStore {
     var stoppedEarly: SalvageLimits.Stop?
     do throws(SalvageProblem) {
       // 1. From the pages: each table's rows from its own leaves.
-      var homes: [Int: Int] = [:]  // a row's hash (`rowHash`) → the table the pages gave it to
       if var found = pages {
-        homes = try copyPages(
+        try copyPages(
           &found, &copies, schema: schema, sqlReadSchema: sqlSchemaWhole, modeNames: modeNames,
-          homes: source != nil && sqlSchema != nil, db, limits)
+          fileIsTrusted: file?.headerIsValid ?? false, db, limits)
         pages = found
       } else {
         for index in copies.indices { copies[index].damaged = true }
@@ -253,8 +252,7 @@ extension SQLiteStore {
           of: copies[index].name, columns: shared, readAs: readAs, from: source, into: db, limits
         ) { rowid, values in
           // A row the pages gave to another table is that table's.
-          let hash = rowHash(rowid, values, shared)
-          return homes[hash].map { $0 == index } ?? true
+          !isAnotherTables(rowid, values, columns: shared, of: copies[index], among: copies, db)
         }
         copies[index].gaps += gaps
         let after = try count(copies[index].name, db, limits)
@@ -375,11 +373,45 @@ extension SQLiteStore {
     }
   }
 
-  /// The hash a row is known by between the two readings: its rowid and its values but the
-  /// rowid's own column, in the order of `columns` (a row read from a page has a value for
-  /// every column it was written with; one read through SQLite for those asked for).
-  static func rowHash(_ rowid: Int64, _ values: [DatabaseValue], _ columns: [SalvageColumn]) -> Int {
-    SalvageHash.of(zip(columns, values).filter { !$0.0.isRowid }.map(\.1), rowid: rowid)
+  /// Whether a row SQLite read as `copy`'s (its `rowid` and the values of `columns`), which
+  /// the table has no row of yet, is a row the pages gave to another table: SQLite followed a
+  /// damaged pointer into that table's leaf, and read its record as this table's, each
+  /// column from its place in the record. The other tables' rows with the same rowid are
+  /// compared at those places (the rowid's own column being NULL in a record).
+  static func isAnotherTables(
+    _ rowid: Int64, _ values: [DatabaseValue], columns: [SalvageColumn], of copy: TableCopy, among copies: [TableCopy],
+    _ db: Database
+  ) -> Bool {
+    guard (try? db.value("SELECT 1 FROM main.\(quoted(copy.name)) WHERE rowid = ?", rowid, as: Int.self)) == nil
+    else { return false }  // (the insert passes over it)
+    let places = columns.map { column in copy.columns.firstIndex { $0.name == column.name } ?? -1 }
+    for other in copies where other.name != copy.name {
+      guard let statement = try? db.prepare("SELECT * FROM main.\(quoted(other.name)) WHERE rowid = ?"),
+        (try? statement.bind(rowid)) != nil
+      else { continue }
+      var record: [DatabaseValue]?
+      try? statement.forEachRow { (row) throws(SQLiteError) -> Bool in
+        var found: [DatabaseValue] = []
+        for column in 0..<row.count {
+          found.append(
+            other.columns.indices.contains(column) && other.columns[column].isRowid ? .null : try row[column])
+        }
+        record = found
+        return false
+      }
+      guard let record else { continue }
+      var compared = 0
+      var same = true
+      for (value, place) in zip(values, places) where place >= 0 && place < record.count {
+        compared += 1
+        if !SalvageHash.same(value, record[place]) {
+          same = false
+          break
+        }
+      }
+      if same && compared > 0 { return true }
+    }
+    return false
   }
 
   /// The fresh file's tables, by name.
@@ -621,12 +653,11 @@ extension SQLiteStore {
   /// each to the table its rows show it is (`SalvageOwners`): when that table's tree is known
   /// and whole, only where its indexes say it lacks their rows, or they have entries in its
   /// indexes (so a leaf of rows deleted long ago, off the freelist, does not come back).
-  /// Returns the table each row was given to, by `rowHash` (when `homes`: SQLite reads the
-  /// file next). Nothing here reads the damaged file through SQLite.
+  /// Nothing here reads the damaged file through SQLite.
   static func copyPages(
     _ pages: inout PageSalvage, _ copies: inout [TableCopy], schema: [PageSalvage.SchemaRow], sqlReadSchema: Bool,
-    modeNames: Set<String>, homes recordHomes: Bool, _ db: Database, _ limits: SalvageLimits
-  ) throws(SalvageProblem) -> [Int: Int] {
+    modeNames: Set<String>, fileIsTrusted: Bool, _ db: Database, _ limits: SalvageLimits
+  ) throws(SalvageProblem) {
     if !sqlReadSchema { for index in copies.indices { copies[index].damaged = true } }
     // Each table of ours by its entry in the schema: by name, or (a name damaged) by the name
     // its row gives the table, or its CREATE statement.
@@ -649,19 +680,26 @@ extension SQLiteStore {
     var owners = SalvageOwners(
       tables: copies, entries: pages.indexEntries, tableNames: Set(schema.map(\.name) + copies.map(\.name)),
       modeNames: modeNames)
-    var homes: [Int: Int] = [:]
-    /// Puts `rows` in table `index` (those whose rowid or key is not there yet).
+    /// Puts `rows` in table `index`: those whose rowid or key is not there yet, and those whose
+    /// place a row holds that fewer of the table's indexes name (a row with a byte of its key or
+    /// profile damaged, read first, would otherwise keep the row whose key it took out).
     func keep(_ rows: [(Int64, [DatabaseValue])], in index: Int) throws(SalvageProblem) {
       for (rowid, values) in rows {
-        if recordHomes { homes[rowHash(rowid, values, copies[index].columns)] = index }
         if case .text(let name) = values.first, copies[index].columns.first?.name == "profile" {
           owners.profilesNamed.insert(name)
         }
-        _ = try insert(rowid, values, into: copies[index], db, limits)
+        if try insert(rowid, values, into: copies[index], db, limits) == 0 {
+          let named = owners.namedBy(rowid, values, copies[index])
+          if named > 0 { try contest(rowid, values, named: named, in: copies[index], owners, db, limits) }
+        }
       }
     }
-    // Leaves to find an owner for: those a tree reached whose rows are another table's.
-    var strays: [PageSalvage.Tree] = []
+    // Leaves to find an owner for: those a tree reached whose rows are another table's, and
+    // the trees of a table that is none of ours (a name damaged past recognition: `prof�le`).
+    let ours = Set(copies.map(\.name))
+    var strays = trees.filter { !ours.contains($0.key) && !$0.key.hasPrefix("sqlite_") }.map {
+      PageSalvage.Tree(leaves: $0.value.leaves, damaged: [])
+    }
     // Rows whose rowids were out of their leaf's order, by table: they go in last.
     var late: [(table: Int, rows: [(Int64, [DatabaseValue])])] = []
     // Every leaf of each table's own tree.
@@ -744,10 +782,11 @@ extension SQLiteStore {
           // The profiles in the second pass, once the other tables' rows have named theirs.
           guard (index == profile) == (pass == 1) else { continue }
           let fitting = item.rows.filter { SalvageColumn.fits($0.1, copies[index].columns) }
-          // A table whose tree is known and whole takes only rows its indexes name (rows
-          // deleted long ago stay out), or rows where its tree is damaged.
-          if let tree = trees[copies[index].name], entries[copies[index].name] != nil, tree.damaged.isEmpty,
-            let score = owners.score(fitting, copies[index]), score.evidence == 0
+          // Where the freelist is not known (the header is not to be trusted), a table whose
+          // tree is known and whole takes only rows its indexes name, or rows where its tree
+          // is damaged: rows deleted long ago, off the freelist, stay out.
+          if !fileIsTrusted, let tree = trees[copies[index].name], entries[copies[index].name] != nil,
+            tree.damaged.isEmpty, let score = owners.score(fitting, copies[index]), score.evidence == 0
           {
             continue
           }
@@ -759,9 +798,44 @@ extension SQLiteStore {
         }
       }
     }
-    // Last, the rows out of their leaf's order: a rowid another row has is that row's.
+    // Last, the rows out of their leaf's order: a rowid another row has is that row's (but as
+    // `keep` says).
     for (index, rows) in late { try keep(rows, in: index) }
-    return homes
+  }
+
+  /// A row `named` by that many of `copy`'s indexes that could not go in: the rows in its
+  /// place (its rowid's, and its key's) make way for it when each is named by fewer.
+  static func contest(
+    _ rowid: Int64, _ values: [DatabaseValue], named: Int, in copy: TableCopy, _ owners: SalvageOwners,
+    _ db: Database, _ limits: SalvageLimits
+  ) throws(SalvageProblem) {
+    let key = copy.columns.indices.filter { copy.columns[$0].key > 0 && !copy.columns[$0].isRowid }
+      .sorted { copy.columns[$0].key < copy.columns[$1].key }
+    var condition = "rowid = ?"
+    var bound: [any SQLiteValue] = [rowid]
+    if !key.isEmpty, key.allSatisfy({ $0 < values.count }) {
+      condition += " OR (" + key.map { "\(quoted(copy.columns[$0].name)) IS ?" }.joined(separator: " AND ") + ")"
+      bound += key.map { values[$0] }
+    }
+    do throws(SQLiteError) {
+      let statement = try db.prepare("SELECT rowid, * FROM main.\(quoted(copy.name)) WHERE \(condition)")
+      for (place, value) in bound.enumerated() { try statement.bind(value, at: place + 1) }
+      var occupants: [Int64] = []
+      var stays = false
+      try statement.forEachRow { (row) throws(SQLiteError) -> Bool in
+        let occupant: Int64 = try row[0]
+        var found: [DatabaseValue] = []
+        for column in 1..<row.count { found.append(try row[column]) }
+        occupants.append(occupant)
+        stays = stays || owners.namedBy(occupant, found, copy) >= named
+        return !stays
+      }
+      guard !stays, !occupants.isEmpty else { return }
+      for occupant in occupants { try db.run("DELETE FROM main.\(quoted(copy.name)) WHERE rowid = ?", occupant) }
+    } catch {
+      throw salvageProblem(error, limits) ?? .failed(error.description)
+    }
+    _ = try insert(rowid, values, into: copy, db, limits)
   }
 
   /// What each table lost: the rowids its indexes name that no row kept has (those of the
@@ -825,17 +899,42 @@ extension SQLiteStore {
       if complete { whole.append((index.root, key)) }
     }
     // The rowids every index read whole names: an index whose pages read but one of which
-    // is another's copy (each of its rowids named twice, another page's lost) is not whole.
+    // is another's copy (each of its rowids named twice, another page's lost), or one whose
+    // entries do not agree with the rows kept (another index's page copied over one of its
+    // own, with the same types of columns), is not whole.
     var named: Set<Int64>?
     for (root, key) in whole {
       try limits.check()
-      let (rowids, complete) = pages.indexRowids(root, key: key)
-      guard complete else { continue }
-      named = (named ?? []).union(rowids)
+      let (entries, complete) = pages.indexRowids(root, key: key)
+      guard complete, try agrees(entries, key: key, with: copy, db, limits) else { continue }
+      named = (named ?? []).union(entries.keys)
     }
     guard let named else { return nil }
     let found = try SQLiteStore.kept(Array(named), in: copy.name, db, limits)
     return named.subtracting(found)
+  }
+
+  /// Whether every entry of an index (hashed, by rowid) that names a row kept is made of that
+  /// row's values.
+  static func agrees(
+    _ entries: [Int64: Int], key: [SalvageColumn], with copy: TableCopy, _ db: Database, _ limits: SalvageLimits
+  ) throws(SalvageProblem) -> Bool {
+    let columns = key.map { $0.isRowid ? "rowid" : quoted($0.name) }.joined(separator: ", ")
+    do throws(SQLiteError) {
+      var agree = true
+      let statement = try db.prepare("SELECT rowid, \(columns) FROM main.\(quoted(copy.name))")
+      try statement.forEachRow { (row) throws(SQLiteError) -> Bool in
+        let rowid: Int64 = try row[0]
+        guard let entry = entries[rowid] else { return true }
+        var values: [DatabaseValue] = []
+        for column in 1..<row.count { values.append(try row[column]) }
+        agree = SalvageHash.of(values, rowid: rowid) == entry
+        return agree
+      }
+      return agree
+    } catch {
+      throw salvageProblem(error, limits) ?? .failed(error.description)
+    }
   }
 
   /// The columns an index is on, from its CREATE INDEX statement, or the table's primary

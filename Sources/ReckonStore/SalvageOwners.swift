@@ -60,6 +60,14 @@ struct SalvageOwners {
     return score
   }
 
+  /// How many of `table`'s indexes have an entry made of the row's values (a byte of a row
+  /// damaged in an indexed column takes it out of that index).
+  func namedBy(_ rowid: Int64, _ values: [DatabaseValue], _ table: TableCopy) -> Int {
+    table.indexes.filter { index in
+      SalvageHash.entry(rowid, values, index: index, table.columns).map(entries.contains) ?? false
+    }.count
+  }
+
   /// The table `rows` (a leaf's, or an orphan tree's) belong to; nil when it cannot be told.
   func owner(of rows: [(Int64, [DatabaseValue])]) -> Owner? {
     guard !rows.isEmpty else { return nil }

@@ -205,7 +205,10 @@ struct PageSalvage {
       payloads.append((index, payload))
       extents.append(page.extent(index, payload))
     }
-    // Two cells that overlap cannot both be right (a cell pointer was damaged): neither is kept.
+    // Two cells that overlap cannot both be right (a cell pointer was damaged, and points
+    // into another cell): both are read, but neither takes its rowid's place before the
+    // table's other rows have theirs (`outOfOrder`); a pointer into the middle of a cell seldom
+    // reads as a record that fits the table at all.
     // (By start, with the position in the low 16 bits: a plain sort of integers.)
     var overlapping = Set<Int>()
     let byStart = extents.indices.map { extents[$0].lowerBound << 16 | $0 }.sorted().map { $0 & 0xffff }
@@ -213,15 +216,17 @@ struct PageSalvage {
       overlapping.insert(byStart[i])
       overlapping.insert(byStart[i - 1])
     }
-    let candidates = payloads.indices.filter {
-      !overlapping.contains($0) && range?.holds(payloads[$0].payload.rowid) ?? true
-    }
+    let candidates = Array(payloads.indices)
     rejected += page.cells.count - candidates.count + page.lostCells
     // A leaf's cells are in rowid order: one out of it had its rowid damaged (it may now be
     // another row's). Those in order (the longest run that rises) are the leaf's rows; the
     // others are kept aside (`outOfOrder`), to go in after their table's own, so that a row
     // whose rowid a changed byte made another's never takes that row's place.
-    let inOrder = PageSalvage.rising(candidates.map { payloads[$0].payload.rowid })
+    // (A rowid outside the range the leaf's parents give it is out of order too.)
+    let sound = candidates.indices.filter {
+      !overlapping.contains(candidates[$0]) && range?.holds(payloads[candidates[$0]].payload.rowid) ?? true
+    }
+    let inOrder = Set(PageSalvage.rising(sound.map { payloads[candidates[$0]].payload.rowid }).map { sound[$0] })
     var rows: [(Int64, [DatabaseValue])] = []
     for (place, position) in candidates.enumerated() {
       let payload = payloads[position].payload
@@ -474,8 +479,12 @@ struct PageSalvage {
   /// The rowids an index's entries name, each entry checked against the index's columns
   /// (`key`: as many values, of their types, and a rowid); and whether every page and entry
   /// could be read (then they are all of the table's rowids).
-  mutating func indexRowids(_ root: Int, key: [SalvageColumn]) -> (Set<Int64>, complete: Bool) {
-    var rowids = Set<Int64>()
+  /// Also each entry, hashed (its values and rowid: `SalvageHash`), by rowid, so that the
+  /// caller can check the entries against the rows kept.
+  mutating func indexRowids(_ root: Int, key: [SalvageColumn]) -> (
+    [Int64: Int], complete: Bool
+  ) {
+    var rowids: [Int64: Int] = [:]
     var entriesHold = true
     let file = self.file
     let pagesHold = walkIndex(root) { page in
@@ -488,7 +497,9 @@ struct PageSalvage {
           continue
         }
         // A rowid named twice: a page of the index copied over another.
-        if !rowids.insert(rowid).inserted { entriesHold = false }
+        if rowids.updateValue(SalvageHash.of(values.dropLast(), rowid: rowid), forKey: rowid) != nil {
+          entriesHold = false
+        }
       }
     }
     return (rowids, pagesHold && entriesHold)
@@ -543,6 +554,14 @@ enum SalvageHash {
     }
     hasher.combine(rowid)
     return hasher.finalize()
+  }
+
+  /// Whether two values are the same, a whole real and an integer alike (as `of` hashes them).
+  static func same(_ a: DatabaseValue, _ b: DatabaseValue) -> Bool {
+    switch (a, b) {
+    case (.integer(let m), .real(let r)), (.real(let r), .integer(let m)): Double(m) == r
+    default: a == b
+    }
   }
 
   /// The hash of the entry a row would have in an index on `columns` (places in the table's
