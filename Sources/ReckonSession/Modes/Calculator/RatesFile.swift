@@ -45,15 +45,10 @@ enum RatesFile {
       return .failure(Failure([Problem(line: header.number, reason: "a header line but no line of rates after it")]))
     }
     let values = row.text.split(separator: ",", omittingEmptySubsequences: false).map { trimmed(String($0)) }
-    guard let day = date(values[0]) else {
-      return .failure(
-        Failure([
-          Problem(
-            line: row.number,
-            reason:
-              "the first column should be the rates' date (27 November 2026 or 2026-11-27), not \(Diagnostic.quoted(values[0]))"
-          )
-        ]))
+    let day: Int
+    switch date(values[0]) {
+    case .success(let read): day = read
+    case .failure(let problem): return .failure(Failure([Problem(line: row.number, reason: problem.reason)]))
     }
     var problems: [Problem] = []
     var loaded = Loaded(rates: [], skipped: [])
@@ -79,6 +74,10 @@ enum RatesFile {
         problems.append(
           Problem(
             line: row.number, reason: "the rate under \(code) is not a number above 0: \(Diagnostic.quoted(text))"))
+        continue
+      }
+      if let problem = ExchangeRates.problem(with: value) {
+        problems.append(Problem(line: row.number, reason: "the rate under \(code): \(problem)"))
         continue
       }
       guard isCurrency(code) else {
@@ -132,6 +131,10 @@ enum RatesFile {
           Problem(line: line.number, reason: "the rate is not a number above 0: \(Diagnostic.quoted(words[1]))"))
         continue
       }
+      if let problem = ExchangeRates.problem(with: value) {
+        problems.append(Problem(line: line.number, reason: "the rate of \(words[0]): \(problem)"))
+        continue
+      }
       if words[0] == base {
         problems.append(Problem(line: line.number, reason: "a rate of \(base) against itself"))
         continue
@@ -153,17 +156,38 @@ enum RatesFile {
     "december",
   ]
 
-  /// `27 November 2026` or `2026-11-27` as days since 1970-01-01.
-  static func date(_ text: String) -> Int? {
-    let dashed = text.split(separator: "-").map(String.init)
-    if dashed.count == 3, let y = Int(dashed[0]), let m = Int(dashed[1]), let d = Int(dashed[2]) {
-      return Day(year: y, month: m, day: d)?.number
+  struct DateProblem: Error, Sendable, Equatable {
+    var reason: String
+  }
+
+  /// `27 November 2026` or `2026-11-27` as days since 1970-01-01, or why not: not a date, a
+  /// day the calendar does not have, or a year outside 1 to 9999 (`Day.years`: a date beyond
+  /// them is no rate's, and its arithmetic could overflow).
+  static func date(_ text: String) -> Result<Int, DateProblem> {
+    let quoted = Diagnostic.quoted(text)
+    let notADate = DateProblem(
+      reason: "the first column should be the rates' date (27 November 2026 or 2026-11-27), not \(quoted)")
+    let parts: (year: Substring, month: Int, day: Substring)
+    let dashed = text.split(separator: "-", omittingEmptySubsequences: false)
+    let words = text.split(separator: " ")
+    if dashed.count == 3, let m = Int(dashed[1]) {
+      parts = (dashed[0], m, dashed[2])
+    } else if words.count == 3, let m = months.firstIndex(of: words[1].lowercased()) {
+      parts = (words[2], m + 1, words[0])
+    } else {
+      return .failure(notADate)
     }
-    let words = text.split(separator: " ").map(String.init)
-    guard words.count == 3, let d = Int(words[0]), let m = months.firstIndex(of: words[1].lowercased()),
-      let y = Int(words[2])
-    else { return nil }
-    return Day(year: y, month: m + 1, day: d)?.number
+    let digits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { (48...57).contains($0) } }
+    let unsigned = parts.year.first == "-" || parts.year.first == "+" ? parts.year.dropFirst() : parts.year
+    guard digits(unsigned), digits(parts.day), let d = Int(parts.day) else { return .failure(notADate) }
+    // A year of digits too many for a 64-bit integer is out of range too, not "not a date".
+    guard let y = Int(parts.year), Day.years.contains(y) else {
+      return .failure(DateProblem(reason: "the rates' date \(quoted) is not a day from the year 1 to 9999"))
+    }
+    guard let day = Day(year: y, month: parts.month, day: d) else {
+      return .failure(DateProblem(reason: "the rates' date \(quoted) is not a day of the calendar"))
+    }
+    return .success(day.number)
   }
 
   static func trimmed(_ text: String) -> String {
