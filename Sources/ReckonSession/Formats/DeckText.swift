@@ -20,8 +20,8 @@ public struct DeckText: Sendable {
     /// Its line in the file (a package's: the note's id).
     public var line: Int
     /// The comment lines after it that start `#reckon` (its cards' schedules, as `cards
-    /// export` writes them).
-    public var comments: [String] = []
+    /// export` writes them), each with its line in the file.
+    public var comments: [Comment] = []
 
     public init(
       guid: String?, deck: String?, front: String, back: String, tags: [String], isCloze: Bool, line: Int
@@ -34,6 +34,12 @@ public struct DeckText: Sendable {
       self.isCloze = isCloze
       self.line = line
     }
+  }
+
+  /// A comment line of the file and its line number.
+  public struct Comment: Sendable, Equatable {
+    public var line: Int
+    public var text: String
   }
 
   /// One card to review: the question shown and the answer expected.
@@ -151,11 +157,11 @@ public struct DeckText: Sendable {
     var nextComment = 0
     for (index, row) in rows.enumerated() {
       // The comments between this row and the next are its own.
-      var ownComments: [String] = []
+      var ownComments: [Comment] = []
       let nextRow = index + 1 < rows.count ? rows[index + 1].line : Int.max
       while nextComment < comments.count, comments[nextComment].line < nextRow {
         if comments[nextComment].line > row.line, comments[nextComment].text.hasPrefix("#reckon") {
-          ownComments.append(comments[nextComment].text)
+          ownComments.append(Comment(line: comments[nextComment].line + headerLines, text: comments[nextComment].text))
         }
         nextComment += 1
       }

@@ -95,10 +95,8 @@ struct CardsMode: Mode {
     let now = state.clock.nowMilliseconds()
     var random = state.random
     let before = card.schedule
-    let moved = scheduler.review(FSRS.Card(before), rating, at: now, random: &random)
+    let after = before.reviewed(rating, at: now, by: scheduler, random: &random)
     state.random = random
-    var after = Decks.Schedule(moved, reviews: before.reviews + 1, lapses: before.lapses)
-    if rating == .again && before.phase == FSRS.Phase.review.rawValue { after.lapses += 1 }
     state.save(
       Decks.Review(
         profile: state.profile, key: card.key, rating: rating.rawValue, at: now,
