@@ -107,6 +107,37 @@ import Testing
     #expect(Self.text(session.handle("Viena")).first == "≈ almost: Vienna (you typed Viena); counted as hard")
   }
 
+  /// A typed answer of 60,000 characters against a back as long is graded at once (the whole
+  /// edit-distance table took 39 s): wrong, or a near miss of two edits as hard. Ctrl-C while
+  /// an answer is compared leaves the card ungraded.
+  @Test func aLongTypedAnswerIsGradedAndCtrlCStopsIt() throws {
+    let back = String(repeating: "abcdefghij", count: 6_000)
+    var nearMiss = Array(back)
+    nearMiss.swapAt(100, 101)
+    nearMiss.remove(at: 40_000)
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    session.state.files = MemoryFiles([
+      "long.txt": Array("#separator:tab\n#guid column:1\nl1\tlong one\t\(back)\nl2\tlong two\t\(back)\n".utf8)
+    ])
+    _ = session.handle("cards load long.txt")
+    #expect(Self.text(session.handle("cards long")).last == "long one")
+    session.state.interruption = Interruption { true }
+    #expect(
+      Self.text(session.handle(String(nearMiss))) == [
+        "Stopped (Ctrl-C): not graded. Type the answer again, or Enter to see it."
+      ])
+    #expect(try store.read(Decks.ReviewLog(profile: "ada", deck: "long")).isEmpty)
+    session.state.interruption = .never
+    let almost = Self.text(session.handle(String(nearMiss)))
+    #expect(almost.first?.hasPrefix("≈ almost: ") == true && almost.first?.hasSuffix("; counted as hard") == true)
+    // What was typed is shown by its ends, not echoed whole.
+    #expect(almost.first?.hasSuffix("(you typed abcdefghijabcdefghij…abcdefghijabcdefghij); counted as hard") == true)
+    #expect(almost.last == "long two")
+    #expect(Self.text(session.handle(String(repeating: "z", count: 60_000))).first?.hasPrefix("✗ abcdefghij") == true)
+    #expect(try store.read(Decks.ReviewLog(profile: "ada", deck: "long")).map(\.rating) == [2, 1])
+  }
+
   @Test func mistakesAreSaid() throws {
     var session = Self.session(SQLiteStore.inMemory())
     // A load that loads nothing is an error under the file's name, as rates load's and quiz

@@ -190,7 +190,7 @@ struct CardsCommand: Command {
     case .review(let deck, _, _) where !deckIsSaved:
       // A review is what a mistyped name most often meant: say which deck is close.
       let names = CardsCommand.deckNames(in: state)
-      let close = names.first { Suggestions.distance($0.lowercased(), deck.lowercased()) <= 2 }
+      let close = names.first { Suggestions.distance($0.lowercased(), deck.lowercased(), atMost: 2) != nil }
       return .stay(
         Reply([
           .warning(

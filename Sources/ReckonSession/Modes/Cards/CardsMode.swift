@@ -69,21 +69,33 @@ struct CardsMode: Mode {
       revealed = true
       return .stay(Reply([.note(card.answer), .note("How well did you know it? 1 again, 2 hard, 3 good, 4 easy")]))
     }
-    // A typed answer: right or wrong, and how long it took.
+    // A typed answer: right or wrong, and how long it took. The comparison is linear in the
+    // answers' length (a near miss is at most two edits: `Suggestions.distance(_:_:atMost:)`),
+    // and Ctrl-C while it runs leaves the card ungraded.
     let seconds = (state.clock.monotonicMilliseconds() - shownAt) / 1000
     let (given, expected) = (CardsMode.answerKey(typed), CardsMode.answerKey(card.answer))
+    let interruption = state.interruption
+    let near =
+      expected.count >= 5 && given != expected
+      && Suggestions.distance(given, expected, atMost: 2, stop: { interruption.isRequested }) != nil
+    if interruption.isRequested {
+      return .stay(Reply([.note("Stopped (Ctrl-C): not graded. Type the answer again, or Enter to see it.")]))
+    }
     if given == expected {
       let rating: FSRS.Rating = seconds < 5 ? .easy : seconds < 20 ? .good : .hard
       right += 1
       return .after(
         grade(card, rating, in: &state, feedback: [.feedback(correct: true, "✓ \(card.answer)  (\(seconds) s)")]))
     }
-    if expected.count >= 5, Suggestions.distance(given, expected) <= 2 {
+    if near {
       right += 1
       return .after(
         grade(
           card, .hard, in: &state,
-          feedback: [.feedback(correct: true, "≈ almost: \(card.answer) (you typed \(typed)); counted as hard")]))
+          feedback: [
+            .feedback(
+              correct: true, "≈ almost: \(card.answer) (you typed \(Diagnostic.shortened(typed))); counted as hard")
+          ]))
     }
     return .after(grade(card, .again, in: &state, feedback: [.feedback(correct: false, "✗ \(card.answer)")]))
   }
