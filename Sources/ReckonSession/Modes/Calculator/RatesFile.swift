@@ -6,23 +6,39 @@ import ReckonCore
 /// `eurofxref-hist.csv`, whose newest day comes first, reads the same), or a plain list of
 /// `CODE RATE` lines (1 EUR is RATE CODE; a line `base USD` makes the rates against the
 /// dollar instead, `#` starts a comment).
-enum RatesFile {
-  struct Problem: Sendable, Equatable, CustomStringConvertible {
-    var line: Int
-    var reason: String
-    var description: String { "line \(line): \(reason)" }
+public enum RatesFile {
+  public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var reason: String
+    public var description: String { "line \(line): \(reason)" }
   }
 
-  struct Loaded: Sendable, Equatable {
-    var rates: [ExchangeRates.Rate]
+  public struct Loaded: Sendable, Equatable {
+    public var rates: [ExchangeRates.Rate]
     /// Currencies of the file that are left out, and why (the ECB writes N/A for a currency
     /// it has stopped quoting; one Reckon does not know).
-    var skipped: [String]
+    public var skipped: [String]
+  }
+
+  /// The most lines of a file read (the ECB's history file has about 7,000).
+  public static let maxLines = 100_000
+
+  /// The rates in a file's bytes: through `TextFile`, as every reader (a byte-order mark comes
+  /// off and CRLF becomes LF: the ECB's file saved on Windows; "\r\n" is one `Character`,
+  /// which a split on "\n" never meets), then `read(_:today:isCurrency:)`.
+  public static func read(bytes: [UInt8], today: Int, isCurrency: (String) -> Bool) -> Result<Loaded, Failure> {
+    switch TextFile.decode(bytes) {
+    case .success(let text):
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(maxLines).map(String.init)
+      return read(lines, today: today, isCurrency: isCurrency)
+    case .failure(let bad):
+      return .failure(Failure([Problem(line: bad.line, reason: "not UTF-8 text (byte \(bad.byte) of the line)")]))
+    }
   }
 
   /// The rates in `lines`, or every problem found (nothing is loaded from a file with one).
   /// `isCurrency` says which codes are known; `today` dates a plain list.
-  static func read(_ lines: [String], today: Int, isCurrency: (String) -> Bool) -> Result<Loaded, Failure> {
+  public static func read(_ lines: [String], today: Int, isCurrency: (String) -> Bool) -> Result<Loaded, Failure> {
     let numbered = lines.enumerated().map { (number: $0.offset + 1, text: trimmed($0.element)) }
       .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
     guard let first = numbered.first else { return .failure(Failure([Problem(line: 1, reason: "the file is empty")])) }
@@ -32,8 +48,8 @@ enum RatesFile {
     return plain(numbered, today: today, isCurrency: isCurrency)
   }
 
-  struct Failure: Error, Sendable, Equatable {
-    var all: [Problem]
+  public struct Failure: Error, Sendable, Equatable {
+    public var all: [Problem]
     init(_ all: [Problem]) { self.all = all }
   }
 

@@ -121,18 +121,9 @@ struct RatesCommand: Command {
     case .success(let read): bytes = read
     case .failure(let problem): throw Diagnostic("nothing loaded from \(path): \(problem.message)", at: place)
     }
-    // Through TextFile, as every reader: a byte-order mark comes off and CRLF becomes LF (the
-    // ECB's file saved on Windows; "\r\n" is one Character, which a split on "\n" never meets).
-    let text: String
-    switch TextFile.decode(bytes) {
-    case .success(let decoded): text = decoded
-    case .failure(let bad):
-      throw Diagnostic("nothing loaded from \(path): line \(bad.line) is not UTF-8 (byte \(bad.byte))", at: place)
-    }
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(100_000).map(String.init)
     let units = state.evaluator.units
     let known = Set(units.units.filter(\.isCurrency).map(\.symbol))
-    switch RatesFile.read(lines, today: state.clock.today().number, isCurrency: { known.contains($0) }) {
+    switch RatesFile.read(bytes: bytes, today: state.clock.today().number, isCurrency: { known.contains($0) }) {
     case .failure(let failure):
       throw Diagnostic(
         "nothing loaded from \(path): \(Wording.count(failure.all.count, "problem")) found", at: place,
