@@ -24,6 +24,8 @@ import ReckonCore
 extension Decks.Schedule {
   /// The most reviews a card may count (a review a minute for two years is fewer).
   public static let maxReviews = 1_000_000
+  /// How many learning and relearning steps the scheduler has.
+  static let steps = (learning: FSRS().learningSteps.count, relearning: FSRS().relearningSteps.count)
 
   /// Why this schedule cannot be used, naming the value; nil when it can.
   public var problem: String? {
@@ -32,8 +34,8 @@ extension Decks.Schedule {
     }
     let steps =
       switch phase {
-      case .learning: FSRS().learningSteps.count
-      case .relearning: FSRS().relearningSteps.count
+      case .learning: Self.steps.learning
+      case .relearning: Self.steps.relearning
       case .review: 0
       }
     if let step, !(0..<steps).contains(step) {
