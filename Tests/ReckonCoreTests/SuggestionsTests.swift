@@ -5,6 +5,15 @@ import Testing
 /// The edit distance with a cut-off: the same answer as the whole table whenever it is within
 /// the limit, nil past it, and work bounded by the band (never the product of the lengths).
 @Suite struct SuggestionsTests {
+  /// How many times it was asked (the interruption's check is Sendable).
+  final class Counter: @unchecked Sendable {
+    var count = 0
+    func next() -> Int {
+      count += 1
+      return count
+    }
+  }
+
   /// SplitMix64: a fixed seed, so a failure reproduces.
   struct Generator: RandomNumberGenerator {
     var state: UInt64
@@ -61,13 +70,9 @@ import Testing
     #expect(Suggestions.distance(long, Array(long.prefix(40_000)), atMost: 2, cells: &cells) == nil)
     #expect(cells == 0)
     // Ctrl-C: asked every 1,024 rows, and nothing comes back.
-    var asked = 0
-    #expect(
-      Suggestions.distance(
-        String(long), String(typo), atMost: 2,
-        stop: {
-          asked += 1; return asked == 3
-        }) == nil)
-    #expect(asked == 3)
+    let asked = Counter()
+    let stop = Interruption { asked.next() == 3 }
+    #expect(Suggestions.distance(String(long), String(typo), atMost: 2, stop: stop) == nil)
+    #expect(asked.count == 3)
   }
 }

@@ -11,7 +11,7 @@ import Testing
 
   @Test func theECBFileGivesExactRatesAndCrossRatesThroughTheEuro() throws {
     let lines = ["Date, USD, JPY, BGN, CYP, GBP, ", "27 November 2026, 1.0550, 163.33, 1.9558, N/A, 0.84120, "]
-    guard case .success(let loaded) = RatesFile.read(lines, today: 0, isCurrency: { Self.known.contains($0) }) else {
+    guard case .success(let loaded) = RatesFile.read(lines, today: 0, known: Self.known) else {
       Issue.record("the file was refused")
       return
     }
@@ -45,7 +45,7 @@ import Testing
     (["Date, USD, USD", "2026-11-27, 1.05, 1.06"], "line 1: USD is in the header twice"),
   ])
   func badFilesAreRefusedWhole(_ lines: [String], _ problem: String) {
-    guard case .failure(let failure) = RatesFile.read(lines, today: 0, isCurrency: { Self.known.contains($0) }) else {
+    guard case .failure(let failure) = RatesFile.read(lines, today: 0, known: Self.known) else {
       Issue.record("\(lines) was loaded")
       return
     }
@@ -54,7 +54,7 @@ import Testing
 
   @Test func aPlainListIsAgainstItsBase() throws {
     let lines = ["# from the bank", "base USD", "CHF 0.88", "SEK\t10,5"]
-    guard case .success(let loaded) = RatesFile.read(lines, today: 7, isCurrency: { Self.known.contains($0) }) else {
+    guard case .success(let loaded) = RatesFile.read(lines, today: 7, known: Self.known) else {
       Issue.record("the file was refused")
       return
     }
@@ -90,7 +90,7 @@ import Testing
   ])
   func aDateOutsideTheCalendarIsRefused(_ date: String, _ reason: String) {
     let lines = ["Date, USD", "\(date), 1.05"]
-    guard case .failure(let failure) = RatesFile.read(lines, today: 0, isCurrency: { Self.known.contains($0) }) else {
+    guard case .failure(let failure) = RatesFile.read(lines, today: 0, known: Self.known) else {
       Issue.record("\(date) was loaded")
       return
     }
@@ -98,8 +98,8 @@ import Testing
   }
 
   @Test func theFirstAndLastDaysOfTheCalendarAreDates() throws {
-    #expect(try RatesFile.date("0001-01-01").get() == Day.supportedNumbers.lowerBound)
-    #expect(try RatesFile.date("31 December 9999").get() == Day.supportedNumbers.upperBound)
+    #expect(RatesFile.date("0001-01-01").day == Day.supportedNumbers.lowerBound)
+    #expect(RatesFile.date("31 December 9999").day == Day.supportedNumbers.upperBound)
     #expect(Day(number: Day.supportedNumbers.upperBound).iso == "9999-12-31")
   }
 
@@ -108,7 +108,7 @@ import Testing
   @Test func aRateHasAtMost100Digits() {
     let long = "1." + String(repeating: "3", count: 98)  // 99 decimals: 10^99 below the bar
     let tooLong = "1." + String(repeating: "3", count: 100)
-    guard case .success(let loaded) = RatesFile.read(["USD \(long)"], today: 7, isCurrency: { Self.known.contains($0) })
+    guard case .success(let loaded) = RatesFile.read(["USD \(long)"], today: 7, known: Self.known)
     else {
       Issue.record("a rate of 100 digits was refused")
       return
@@ -117,7 +117,7 @@ import Testing
     for rate in loaded.rates { rates.set(rate) }
     #expect(ExchangeRates.read(stored: rates.stored, days: Day.supportedNumbers).rates.rates == loaded.rates)
     guard
-      case .failure(let failure) = RatesFile.read(["USD \(tooLong)"], today: 7, isCurrency: { Self.known.contains($0) })
+      case .failure(let failure) = RatesFile.read(["USD \(tooLong)"], today: 7, known: Self.known)
     else {
       Issue.record("a rate of 101 digits was loaded")
       return

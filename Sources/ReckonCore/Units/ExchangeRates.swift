@@ -92,7 +92,7 @@ public struct ExchangeRates: Sendable, Hashable {
   }
 
   /// A line of the stored rates that was left out, and why: the settings' read says it once.
-  public struct LeftOut: Sendable, Hashable {
+  public struct LeftOut: Sendable {
     public var line: Int
     public var text: String
     public var reason: String

@@ -62,7 +62,7 @@ public enum CardsExport {
   }
 
   /// A `#reckon card:` line read back.
-  public enum ScheduleLine: Sendable, Equatable {
+  public enum ScheduleLine: Sendable {
     /// Which card of its note, and its schedule.
     case card(ordinal: Int, reverse: Bool, schedule: Decks.Schedule)
     /// A schedule line that cannot be used, and why (its card starts new).
@@ -101,13 +101,14 @@ public enum CardsExport {
     guard case .some(let step) = value(3, Int.self) else { return unreadable(3) }
     guard case .some(let stability) = value(4, Double.self) else { return unreadable(4) }
     guard case .some(let difficulty) = value(5, Double.self) else { return unreadable(5) }
-    guard case .some(let due?) = value(6, Int64.self, optional: false) else { return unreadable(6) }
-    guard case .some(let lastReview) = value(7, Int64.self) else { return unreadable(7) }
+    // (Times read as Int, which is Int64 here: one integer reader in the binary, not two.)
+    guard case .some(let due?) = value(6, Int.self, optional: false) else { return unreadable(6) }
+    guard case .some(let lastReview) = value(7, Int.self) else { return unreadable(7) }
     guard case .some(let reviews?) = value(8, Int.self, optional: false) else { return unreadable(8) }
     guard case .some(let lapses?) = value(9, Int.self, optional: false) else { return unreadable(9) }
     let schedule = Decks.Schedule(
-      phase: phase, step: step, stability: stability, difficulty: difficulty, due: due, lastReview: lastReview,
-      reviews: reviews, lapses: lapses)
+      phase: phase, step: step, stability: stability, difficulty: difficulty, due: Int64(due),
+      lastReview: lastReview.map(Int64.init), reviews: reviews, lapses: lapses)
     // A schedule FSRS could have made, in the calendar's years.
     if let problem = schedule.problem { return .refused(problem) }
     return .card(ordinal: ordinal, reverse: v[1] == "1", schedule: schedule)

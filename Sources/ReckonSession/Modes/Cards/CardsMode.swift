@@ -74,11 +74,10 @@ struct CardsMode: Mode {
     // and Ctrl-C while it runs leaves the card ungraded.
     let seconds = (state.clock.monotonicMilliseconds() - shownAt) / 1000
     let (given, expected) = (CardsMode.answerKey(typed), CardsMode.answerKey(card.answer))
-    let interruption = state.interruption
     let near =
       expected.count >= 5 && given != expected
-      && Suggestions.distance(given, expected, atMost: 2, stop: { interruption.isRequested }) != nil
-    if interruption.isRequested {
+      && Suggestions.distance(given, expected, atMost: 2, stop: state.interruption) != nil
+    if state.interruption.isRequested {
       return .stay(Reply([.note("Stopped (Ctrl-C): not graded. Type the answer again, or Enter to see it.")]))
     }
     if given == expected {

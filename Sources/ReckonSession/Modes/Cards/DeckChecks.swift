@@ -142,21 +142,21 @@ struct DeckProblems {
   var outputs: [Output] {
     found.map { deck, kind, count, first in
       let one = count == 1
-      return switch kind {
-      case .schedule:
-        .warning(
-          "\(deck): \(one ? "a card's saved schedule" : "\(count.grouped) cards' saved schedules") cannot be used "
-            + "(\(one ? "" : "the first: ")\(first)), so \(one ? "it is" : "they are") treated as new; "
-            + "the next grade saves a new schedule")
-      case .review:
-        .warning(
-          "\(deck): \(Wording.count(count, "saved review")) left out of the history, as \(one ? "it" : "they") "
-            + "cannot be used (\(one ? "" : "the first: ")\(first))")
-      case .weights:
-        .warning(
-          "\(deck): its fitted FSRS weights cannot be used (\(first)), so its reviews use the defaults; "
-            + "cards \(deck) optimize fits them again")
-      }
+      let what =
+        switch kind {
+        case .schedule: one ? "a card's saved schedule" : "\(count.grouped) cards' saved schedules"
+        case .review: one ? "a saved review" : "\(count.grouped) saved reviews"
+        case .weights: "its fitted FSRS weights"
+        }
+      let so =
+        switch kind {
+        case .schedule: "treated as new; the next grade saves a new schedule"
+        case .review: "left out of the history"
+        case .weights: "its reviews use the defaults; cards \(deck) optimize fits them again"
+        }
+      return .warning(
+        "\(deck): \(what) cannot be used (\(one ? "" : "the first: ")\(first)), so "
+          + (kind == .weights ? "" : one ? "it is " : "they are ") + so)
     }
   }
 }

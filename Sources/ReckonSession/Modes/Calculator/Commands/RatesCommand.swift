@@ -123,7 +123,7 @@ struct RatesCommand: Command {
     }
     let units = state.evaluator.units
     let known = Set(units.units.filter(\.isCurrency).map(\.symbol))
-    switch RatesFile.read(bytes: bytes, today: state.clock.today().number, isCurrency: { known.contains($0) }) {
+    switch RatesFile.read(bytes: bytes, today: state.clock.today().number, known: known) {
     case .failure(let failure):
       throw Diagnostic(
         "nothing loaded from \(path): \(Wording.count(failure.all.count, "problem")) found", at: place,
