@@ -135,7 +135,19 @@ public struct SessionState: Sendable {
     savedSettings = Settings()
     guard let store, store.mayHaveSavedData else { return }
     do {
-      savedSettings.restore(try store.settings(profile: profile))
+      let leftOut = savedSettings.restore(try store.settings(profile: profile))
+      if let first = leftOut.first {
+        // One warning for them all. They stay in the setting until the rates next change,
+        // which saves the rates read without them.
+        let many = leftOut.count > 1
+        notices.append(
+          .warning(
+            (many ? "\(leftOut.count) saved exchange rates are" : "a saved exchange rate is")
+              + " left out: \(Diagnostic.quoted(first.text)) (line \(first.line) of the setting rates): \(first.reason)"
+              + (many ? "; and \(leftOut.count - 1) more" : "")
+              + ". The next change of the rates (set rate, rates load, rates remove) saves them without \(many ? "these" : "it")."
+          ))
+      }
     } catch {
       notices.append(.warning("saved settings could not be read: \(error.message)"))
     }

@@ -36,8 +36,11 @@ public struct Settings: Sendable, Hashable {
   }
 
   /// Applies saved settings; values that do not read back (an edited or older database) are
-  /// ignored, leaving the default.
-  public mutating func restore(_ stored: SavedSettings) {
+  /// ignored, leaving the default. A saved exchange rate that does not read back is left out,
+  /// and the answer says which and why (the rates are the one setting of many values: the
+  /// others left are kept).
+  @discardableResult
+  public mutating func restore(_ stored: SavedSettings) -> [ExchangeRates.LeftOut] {
     if let text = stored["digits"], let n = Int(text), Settings.digitsRange.contains(n) { digits = n }
     if let text = stored["tips"] {
       let presets = text.split(separator: " ").compactMap { Self.percentage(String($0)) }
@@ -45,8 +48,12 @@ public struct Settings: Sendable, Hashable {
     }
     if let text = stored["format"], let style = NumberFormatter.Style(name: text) { format = style }
     if let text = stored["separators"], ["on", "off"].contains(text) { separators = text == "on" }
-    if let text = stored["rates"] { rates = ExchangeRates(stored: text) }
+    var leftOut: [ExchangeRates.LeftOut] = []
+    if let text = stored["rates"] {
+      (rates, leftOut) = ExchangeRates.read(stored: text, days: Day.supportedNumbers)
+    }
     for key in stored.keys where !Settings.ownKeys.contains(key) { modes[key] = stored[key] }
+    return leftOut
   }
 
   static func percentage(_ text: String) -> Rational? {

@@ -107,12 +107,134 @@ import Testing
     #expect(Self.text(session.handle("Viena")).first == "≈ almost: Vienna (you typed Viena); counted as hard")
   }
 
+  /// A typed answer of 60,000 characters against a back as long is graded at once (the whole
+  /// edit-distance table took 39 s): wrong, or a near miss of two edits as hard. Ctrl-C while
+  /// an answer is compared leaves the card ungraded.
+  @Test func aLongTypedAnswerIsGradedAndCtrlCStopsIt() throws {
+    let back = String(repeating: "abcdefghij", count: 6_000)
+    var nearMiss = Array(back)
+    nearMiss.swapAt(100, 101)
+    nearMiss.remove(at: 40_000)
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    session.state.files = MemoryFiles([
+      "long.txt": Array("#separator:tab\n#guid column:1\nl1\tlong one\t\(back)\nl2\tlong two\t\(back)\n".utf8)
+    ])
+    _ = session.handle("cards load long.txt")
+    #expect(Self.text(session.handle("cards long")).last == "long one")
+    session.state.interruption = Interruption { true }
+    #expect(
+      Self.text(session.handle(String(nearMiss))) == [
+        "Stopped (Ctrl-C): not graded. Type the answer again, or Enter to see it."
+      ])
+    #expect(try store.read(Decks.ReviewLog(profile: "ada", deck: "long")).isEmpty)
+    session.state.interruption = .never
+    let almost = Self.text(session.handle(String(nearMiss)))
+    #expect(almost.first?.hasPrefix("≈ almost: ") == true && almost.first?.hasSuffix("; counted as hard") == true)
+    // What was typed is shown by its ends, not echoed whole.
+    #expect(almost.first?.hasSuffix("(you typed abcdefghijabcdefghij…abcdefghijabcdefghij); counted as hard") == true)
+    #expect(almost.last == "long two")
+    #expect(Self.text(session.handle(String(repeating: "z", count: 60_000))).first?.hasPrefix("✗ abcdefghij") == true)
+    #expect(try store.read(Decks.ReviewLog(profile: "ada", deck: "long")).map(\.rating) == [2, 1])
+  }
+
   @Test func mistakesAreSaid() throws {
     var session = Self.session(SQLiteStore.inMemory())
-    #expect(Self.text(session.handle("cards load missing.txt")).first?.hasPrefix("missing.txt: ") == true)
+    // A load that loads nothing is an error under the file's name, as rates load's and quiz
+    // load's are: a script that does it exits 1.
+    let missing = session.handle("cards load missing.txt")
+    guard case .error(let error, _)? = missing.outputs.first else {
+      Issue.record("a failed load is not an error: \(missing.outputs)")
+      return
+    }
+    #expect(error.message == "nothing loaded from missing.txt: cannot read it: no such file")
+    #expect(error.span == SourceSpan(11, 22))
+    session.state.files = MemoryFiles(["latin1.txt": [0x23, 0x73, 0x65, 0x70, 0x0A, 0x61, 0x09, 0xE9, 0x0A]])
+    let latin1 = session.handle("cards load latin1.txt")
+    #expect(latin1.failed)
+    #expect(
+      latin1.outputs.contains {
+        if case .error(let e, _) = $0 {
+          e.message == "nothing loaded from latin1.txt: line 2 is not UTF-8 (byte 3)"
+        } else {
+          false
+        }
+      })
+    session.state.files = MemoryFiles(["caps.txt": Array(Self.deckFile.utf8)])
     _ = session.handle("cards load caps.txt")
     #expect(Self.text(session.handle("cards cap")).first == "no deck called cap: did you mean caps?")
     #expect(session.isInCalculator)
+  }
+
+  /// A deck saved with CRLF line ends (Windows) reads as the same deck.
+  @Test func aCRLFDeckLoads() throws {
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    session.state.files = MemoryFiles([
+      "crlf.txt": Array(Self.deckFile.split(separator: "\n").joined(separator: "\r\n").utf8) + [13, 10]
+    ])
+    let loaded = Self.text(session.handle("cards load crlf.txt"))
+    #expect(loaded.last?.hasPrefix("Loaded crlf (Anki's plain text): 3 notes; cards 6 added") == true, "\(loaded)")
+    let cards = try store.read(Decks.Cards(profile: "ada", deck: "crlf", reverse: false))
+    #expect(cards.map(\.answer) == ["Vienna", "Paris", "Canberra", "Australia"])
+  }
+
+  /// A schedule line of a file that FSRS or the calendar could not work with (a due time of
+  /// Int64.min killed Reckon in every later session) is refused with its line and why, and its
+  /// card starts new; the good ones are kept.
+  @Test(arguments: [
+    (
+      "1 0 2 - 1 5 1796676306908 -9223372036854775808 1 0",
+      "last review -9223372036854775808 is not a time from the year 1 to 9999"
+    ),
+    (
+      "1 0 2 - 1 5 9223372036854775807 1796676306908 1 0",
+      "due time 9223372036854775807 is not a time from the year 1 to 9999"
+    ),
+    ("1 0 2 - - - 1796676306908 - 0 0", "in review but with no stability and difficulty"),
+    ("1 0 1 -1 - - 1796676306908 - 0 0", "step -1 is not one of the learning steps (0 to 1)"),
+    ("1 0 3 4 1 5 1796676306908 1796676306908 2 1", "step 4 is not one of the relearning steps (0)"),
+    ("1 0 2 - nan 5 1796676306908 1796676306908 1 0", "stability nan is not a number of days from 0.001 to 10,000,000"),
+    (
+      "1 0 2 - 1e308 5 1796676306908 1796676306908 1 0",
+      "stability 1e+308 is not a number of days from 0.001 to 10,000,000"
+    ),
+    ("1 0 2 - -1 5 1796676306908 1796676306908 1 0", "stability -1.0 is not a number of days from 0.001 to 10,000,000"),
+    ("1 0 2 - 1 inf 1796676306908 1796676306908 1 0", "difficulty inf is not a number from 1 to 10"),
+    (
+      "1 0 2 - 1 5 1796676306908 1796676306908 9223372036854775807 0",
+      "reviews 9223372036854775807 is not a count from 0 to 1,000,000"
+    ),
+    ("1 0 2 - 1 5 1796676306908 1796676306908 1 2", "lapses 2 is not a count from 0 to its reviews"),
+    ("1 0 9 - 1 5 1796676306908 1796676306908 1 0", "phase 9 is not 1 (learning), 2 (review) or 3 (relearning)"),
+    ("1 0 2 - 1 5 99999999999999999999 1796676306908 1 0", "the due time '99999999999999999999' is not a whole number"),
+    (
+      "1 0 2 - 1 5",
+      "a schedule line has 10 values (card, direction, phase, step, stability, difficulty, due time, last review, reviews, lapses), not 6"
+    ),
+  ])
+  func aBadScheduleLineIsRefusedWithItsLine(_ values: String, _ reason: String) throws {
+    let store = SQLiteStore.inMemory()
+    var session = testSession(store: store)
+    let file = """
+      #separator:tab
+      #guid column:1
+      g1\tCapital of France?\tParis
+      #reckon card: \(values)
+      #reckon card: 1 1 2 - 3.5 5.25 1796676306908 1700000000000 1 0
+      """
+    session.state.files = MemoryFiles(["bad.txt": Array(file.utf8)])
+    let loaded = Self.text(session.handle("cards load bad.txt"))
+    #expect(loaded.prefix(2) == ["Schedules not used (its card starts as new):", "  line 4: \(reason)"], "\(loaded)")
+    #expect(loaded.last?.hasPrefix("Loaded bad (Anki's plain text): 1 note; cards 2 added") == true)
+    let forward = try #require(try store.read(Decks.Cards(profile: "ada", deck: "bad", reverse: false)).first)
+    #expect(forward.schedule.reviews == 0 && forward.schedule.stability == nil)
+    let backward = try #require(try store.read(Decks.Cards(profile: "ada", deck: "bad", reverse: true)).first)
+    #expect(backward.schedule.stability == 3.5 && backward.schedule.due == 1_796_676_306_908)
+    // Every command that reads the deck works.
+    for line in ["cards", "cards bad browse", "stats cards", "cards export bad", "cards bad"] {
+      #expect(!session.handle(line).failed, "\(line)")
+    }
   }
 
   /// delete asks first: anything but yes keeps the deck; yes deletes its cards and reviews.
@@ -267,8 +389,10 @@ import Testing
     #expect(fitted.first?.hasSuffix("big's reviews use them from now on.") == true, "\(fitted)")
     let weights = try #require(try store.read(Decks.Weights(profile: "ada", deck: "big")))
     #expect(weights.count == 21 && weights != FSRS.defaultWeights)
-    #expect(CardsCommand.scheduler("big", in: session.state).weights == weights)
-    #expect(CardsCommand.scheduler("other", in: session.state).weights == FSRS.defaultWeights)
+    var problems = DeckProblems()
+    #expect(CardsCommand.scheduler("big", in: session.state, problems: &problems).weights == weights)
+    #expect(CardsCommand.scheduler("other", in: session.state, problems: &problems).weights == FSRS.defaultWeights)
+    #expect(problems.isEmpty)
     // Deleting the deck deletes its weights.
     _ = session.handle("cards big delete")
     _ = session.handle("yes")

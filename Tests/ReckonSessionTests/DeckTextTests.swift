@@ -55,6 +55,20 @@ import Testing
     #expect(deck.notes[1].back == "cat <b>")  // HTML off: kept as typed
   }
 
+  /// A column number outside a row's 64 fields (0, or one near the limits of an integer) is
+  /// said with its line and not used; the rest of the file reads.
+  @Test func aColumnOutsideARowIsSaidAndNotUsed() throws {
+    let text = "#separator:tab\n#guid column:0\n#deck column:9223372036854775807\n#tags column:x\ng1\tfront\tback\n"
+    let deck = try DeckText.read(text, name: "deck.txt").get()
+    #expect(
+      deck.skipped == [
+        .init(line: 2, reason: "the guid column '0' is not a column from 1 to 64: it is not used"),
+        .init(line: 3, reason: "the deck column '9223372036854775807' is not a column from 1 to 64: it is not used"),
+        .init(line: 4, reason: "the tags column 'x' is not a column from 1 to 64: it is not used"),
+      ])
+    #expect(deck.notes.map(\.front) == ["g1"] && deck.notes.map(\.back) == ["front"])
+  }
+
   @Test func csvWithAndWithoutHeader() throws {
     let deck = try Self.read("front,back,tags\n\"7 × 8\",56,maths\nsolo\n2+2,4\n", "maths.csv")
     #expect(deck.format == .csv)

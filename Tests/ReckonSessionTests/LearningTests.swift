@@ -69,6 +69,55 @@ import Testing
     #expect(Day(year: 2023, month: 13, day: 1) == nil)
   }
 
+  /// Other values the store hands back, at the limits of Int64: a drill fact's item, a daily
+  /// challenge's time, an anagram round's counts. Each is left out or taken within range,
+  /// never overflowed.
+  @Test func otherStoredValuesAtTheLimitsDoNotTrap() {
+    #expect(Fact(item: "9223372036854775807×2") == nil && Fact(item: "2×9223372036854775807") == nil)
+    #expect(Fact(item: "9223372036854775807+1") == nil && Fact(item: "1000001×1") == nil)
+    #expect(Fact(item: "100×100")?.answer == 10_000)
+    #expect(TriviaStatistics.median([.max, .max]) == .max && abs(TriviaStatistics.median([.min, .max])) <= 1)
+    #expect(TriviaStatistics.median([.min, .min]) == .min && TriviaStatistics.median([3, 6]) == 4)
+    #expect(Durations.seconds(.max) == "9223372036854775.8 s" && Durations.seconds(149) == "0.1 s")
+    #expect(Durations.seconds(150) == "0.2 s" && Durations.minutesAndSeconds(.max) == "153722867280912:55")
+    let round = { (score: Int, solved: Int, played: Int) in
+      AnagramRecord(
+        GameResult(
+          profile: "ada", game: "anagram", startedAt: 0, day: Day(number: 0), finished: true, score: score,
+          data: "{\"level\":\"easy\",\"solved\":\(solved),\"played\":\(played)}"))
+    }
+    #expect(round(120, 3, 5) != nil)
+    #expect(round(.max, 3, 5) == nil && round(-1, 3, 5) == nil)
+    #expect(round(120, 8_000_000_000_000_000, 8_000_000_000_000_000) == nil && round(120, 6, 5) == nil)
+  }
+
+  /// A date is one from the year 1 to 9999; the arithmetic on days never traps, whatever a
+  /// stored day or moment holds (a value that slipped through is a strange date, not a crash).
+  @Test func daysAtTheLimitsOfAnIntegerDoNotTrap() {
+    #expect(Day(year: 0, month: 12, day: 31) == nil && Day(year: 10_000, month: 1, day: 1) == nil)
+    #expect(Day(year: Int.max, month: 1, day: 1) == nil && Day(year: Int.min, month: 1, day: 1) == nil)
+    #expect(Day(year: 1, month: 1, day: 1)?.number == Day.supportedNumbers.lowerBound)
+    #expect(Day(year: 9999, month: 12, day: 31)?.number == Day.supportedNumbers.upperBound)
+    #expect(Day(milliseconds: Day.supportedMilliseconds.lowerBound, utcOffsetSeconds: 0) == Day.supported.lowerBound)
+    #expect(Day(milliseconds: Day.supportedMilliseconds.upperBound, utcOffsetSeconds: 0) == Day.supported.upperBound)
+    #expect(Day(milliseconds: -1, utcOffsetSeconds: 0).number == -1)
+    #expect(Day(milliseconds: -86_400_000, utcOffsetSeconds: 0).number == -1)
+    #expect(Day(milliseconds: -86_400_001, utcOffsetSeconds: 0).number == -2)
+    for ms in [Int64.max, Int64.min, Int64.max - 1, Int64.min + 1] {
+      for offset in [-50_400, 0, 50_400, Int.max, Int.min] {
+        let day = Day(milliseconds: ms, utcOffsetSeconds: offset)
+        #expect((ms > 0) == (day.number > 0))
+        _ = (day.iso, day.shortLabel, day.weekday)
+      }
+    }
+    for number in [Int.max, Int.min, Int.max - 719_468, Int.min + 1] {
+      let day = Day(number: number)
+      _ = (day.iso, day.shortLabel, day.weekday)
+      #expect(day.advanced(by: number > 0 ? Int.max : Int.min).number == (number > 0 ? Int.max : Int.min))
+      #expect(day.distance(to: Day(number: number > 0 ? Int.min : Int.max)) == (number > 0 ? Int.min : Int.max))
+    }
+  }
+
   @Test(
     "the local day depends on the offset from UTC",
     arguments: [

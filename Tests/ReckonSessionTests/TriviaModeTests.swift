@@ -384,6 +384,32 @@ extension Choices {
     }
   }
 
+  /// A saved time that no challenge can have (Int64's greatest or least, from a damaged or
+  /// edited file) is taken within the hour: the challenge resumes out of time, or from 0:00,
+  /// and nothing overflows.
+  @Test func aSavedTimeAtTheLimitsIsTakenWithinTheHour() throws {
+    for (elapsed, expected) in [(Int64.max, "✗ Time's up (60:00): the answer is "), (Int64.min, nil)] {
+      let clock = ManualClock()
+      let store = SQLiteStore.inMemory()
+      var session = started(clock, store: store)
+      _ = session.handle("quit")
+      var saved = try #require(
+        try store.read(DailyChallenges.Days(profile: "ada", from: clock.today(), through: clock.today())).first)
+      saved.elapsedMilliseconds = elapsed
+      _ = try store.write(DailyChallenges.Save(saved))
+      var again = testSession(clock: clock, store: store)
+      again.state.builtInQuestions = BuiltInQuestions.bank
+      let resumed = plain(again.handle("daily easy"))
+      if let expected {
+        #expect(resumed.first?.hasPrefix(expected) == true, "\(resumed)")
+        #expect(again.isInCalculator)
+      } else {
+        #expect(resumed.first == "Resuming today's easy challenge at 0:00." && again.prompt == "daily easy 0:00> ")
+      }
+      _ = again.handle("stats quiz")
+    }
+  }
+
   /// Each tick saves the time so far: a Reckon killed between two lines comes back within
   /// a second of where it was.
   @Test func aTickSavesTheTimeSoFar() throws {

@@ -28,6 +28,12 @@ public struct FuzzTarget: Sendable {
     FuzzTarget(
       name: "collection", summary: "Anki collections: SQLite databases of notes and note types",
       run: DeckTargets.collection),
+    FuzzTarget(
+      name: "rates", summary: "exchange rate files (the ECB's CSV, plain lists) and the rates' setting",
+      run: StoredValueTargets.rates),
+    FuzzTarget(
+      name: "schedule", summary: "flashcard schedules: #reckon card: lines, stored rows and weights, then FSRS",
+      run: StoredValueTargets.schedule),
   ]
 
   public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

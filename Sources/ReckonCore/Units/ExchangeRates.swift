@@ -91,15 +91,45 @@ public struct ExchangeRates: Sendable, Hashable {
     rates.map { "\($0.from) \($0.to) \(ExchangeRates.text(of: $0.value)) \($0.day)" }.joined(separator: "\n")
   }
 
-  /// Rates read back from `stored`; lines that do not read (an edited database) are skipped.
-  public init(stored: String) {
-    for line in stored.split(separator: "\n") {
+  /// A line of the stored rates that was left out, and why: the settings' read says it once.
+  public struct LeftOut: Sendable {
+    public var line: Int
+    public var text: String
+    public var reason: String
+  }
+
+  /// The rates in `stored`, and each line left out with its reason: codes that are not three
+  /// capital letters, a rate that is not a number above 0 or has more digits than a rate may
+  /// (`problem(with:)`), or a day outside `days` (the session's calendar passes the years 1
+  /// to 9999: the age of a rate is worked out from its day).
+  public static func read(stored: String, days: ClosedRange<Int>) -> (
+    rates: ExchangeRates, leftOut: [LeftOut]
+  ) {
+    var rates = ExchangeRates()
+    var leftOut: [LeftOut] = []
+    for (index, line) in stored.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    where !line.isEmpty {
       let words = line.split(separator: " ")
-      guard words.count == 4, let value = ExchangeRates.number(String(words[2])), !value.isZero,
-        let day = Int(words[3]), ExchangeRates.isCode(String(words[0])), ExchangeRates.isCode(String(words[1]))
-      else { continue }
-      set(Rate(from: String(words[0]), to: String(words[1]), value: value, day: day))
+      func leave(_ reason: String) { leftOut.append(LeftOut(line: index + 1, text: String(line), reason: reason)) }
+      guard words.count == 4, isCode(String(words[0])), isCode(String(words[1])) else {
+        leave("it is not two currency codes, a rate and a day")
+        continue
+      }
+      guard let value = number(String(words[2])) else {
+        leave("the rate is not a number above 0")
+        continue
+      }
+      if let problem = problem(with: value) {
+        leave(problem)
+        continue
+      }
+      guard let day = Int(words[3]), days.contains(day) else {
+        leave("its day is not one from the year 1 to 9999")
+        continue
+      }
+      rates.set(Rate(from: String(words[0]), to: String(words[1]), value: value, day: day))
     }
+    return (rates, leftOut)
   }
 
   /// Whether `text` looks like an ISO 4217 code: three capital letters.
@@ -112,10 +142,31 @@ public struct ExchangeRates: Sendable, Hashable {
     r.isInteger ? r.numerator.description : "\(r.numerator.description)/\(r.denominator.description)"
   }
 
-  /// A positive rate as a file or the settings write it: `1.0550`, `163`, `27/25`, `1,08`
-  /// (a decimal comma too); nil for anything else, a rate of 0 included.
+  /// The most digits a rate's numerator or denominator may have. A rate is kept exactly, as
+  /// the fraction it is, and the settings read back what they were given, so a rate typed
+  /// or read from a file is held to this at once (`problem(with:)`), never dropped later.
+  public static let maxDigits = 100
+
+  /// Why `value` cannot be a rate (not above 0, or more digits than `maxDigits`); nil when it
+  /// can.
+  public static func problem(with value: Rational) -> String? {
+    guard !value.isZero, !value.isNegative else { return "a rate must be a number above 0" }
+    // Over 4 bits a digit is over 100 digits: no text is made of a number that large.
+    let digits =
+      value.bitWidth > 4 * maxDigits
+      ? Int.max : max(value.numerator.description.utf8.count, value.denominator.description.utf8.count)
+    guard digits <= maxDigits else {
+      return "a rate is kept exactly, with at most \(maxDigits) digits above and below its fraction bar, "
+        + "and this one has more"
+    }
+    return nil
+  }
+
+  /// A positive number as a file or the settings write a rate: `1.0550`, `163`, `27/25`,
+  /// `1,08` (a decimal comma too); nil for anything else, 0 included. Whether it may be a rate
+  /// (its digits) is `problem(with:)`'s to say.
   public static func number(_ text: String) -> Rational? {
-    guard text.utf8.count <= 40 else { return nil }
+    guard text.utf8.count <= 10 * maxDigits else { return nil }
     if let slash = text.firstIndex(of: "/") {
       guard let n = BigInteger(decimal: text[..<slash]), let d = BigInteger(decimal: text[text.index(after: slash)...]),
         !d.isZero, !n.isZero, text.utf8.allSatisfy({ $0 == 47 || (48...57).contains($0) })

@@ -20,8 +20,8 @@ public struct DeckText: Sendable {
     /// Its line in the file (a package's: the note's id).
     public var line: Int
     /// The comment lines after it that start `#reckon` (its cards' schedules, as `cards
-    /// export` writes them).
-    public var comments: [String] = []
+    /// export` writes them), each with its line in the file.
+    public var comments: [Comment] = []
 
     public init(
       guid: String?, deck: String?, front: String, back: String, tags: [String], isCloze: Bool, line: Int
@@ -34,6 +34,12 @@ public struct DeckText: Sendable {
       self.isCloze = isCloze
       self.line = line
     }
+  }
+
+  /// A comment line of the file and its line number.
+  public struct Comment: Sendable, Equatable {
+    public var line: Int
+    public var text: String
   }
 
   /// One card to review: the question shown and the answer expected.
@@ -62,6 +68,8 @@ public struct DeckText: Sendable {
 
   /// The most notes a deck may have.
   public static let maxNotes = 100_000
+  /// The most fields a row of Anki's plain text keeps (and so the largest column number).
+  public static let maxColumns = 64
 
   /// The deck in `text`, whose file is called `name` (its extension tells CSV and Markdown
   /// from Anki's text when the file has no header lines).
@@ -132,17 +140,31 @@ public struct DeckText: Sendable {
       case "tags": tagsForAll = value.split(separator: " ").map(String.init)
       case "deck": deckName = value
       case "notetype": notetype = value
-      case "tags column": columns.tags = Int(value)
-      case "deck column": columns.deck = Int(value)
-      case "notetype column": columns.notetype = Int(value)
-      case "guid column": columns.guid = Int(value)
+      case "tags column", "deck column", "notetype column", "guid column":
+        // A column of a row: from 1 to the most fields a row keeps.
+        guard let number = Int(value), (1...DeckText.maxColumns).contains(number) else {
+          deck.skipped.append(
+            Skip(
+              line: headerLines,
+              reason:
+                "the \(key) \(Diagnostic.quoted(value)) is not a column from 1 to \(DeckText.maxColumns): it is not used"
+            ))
+          continue
+        }
+        switch key {
+        case "tags column": columns.tags = number
+        case "deck column": columns.deck = number
+        case "notetype column": columns.notetype = number
+        default: columns.guid = number
+        }
       default: break  // (#columns:, #if matches:…: what Reckon does not need)
       }
     }
     let body = lines.dropFirst(headerLines).joined(separator: "\n")
     guard
       case .success(let (rows, comments)) = DelimitedText.csvRows(
-        body, limits: .init(fieldsPerRow: 64, fields: 10_000_000), separator: separator, comments: true)
+        body, limits: .init(fieldsPerRow: DeckText.maxColumns, fields: 10_000_000), separator: separator, comments: true
+      )
     else {
       deck.skipped.append(Skip(line: headerLines + 1, reason: "more fields than a deck may have"))
       return deck
@@ -151,11 +173,11 @@ public struct DeckText: Sendable {
     var nextComment = 0
     for (index, row) in rows.enumerated() {
       // The comments between this row and the next are its own.
-      var ownComments: [String] = []
+      var ownComments: [Comment] = []
       let nextRow = index + 1 < rows.count ? rows[index + 1].line : Int.max
       while nextComment < comments.count, comments[nextComment].line < nextRow {
         if comments[nextComment].line > row.line, comments[nextComment].text.hasPrefix("#reckon") {
-          ownComments.append(comments[nextComment].text)
+          ownComments.append(Comment(line: comments[nextComment].line + headerLines, text: comments[nextComment].text))
         }
         nextComment += 1
       }

@@ -11,6 +11,13 @@ import Glibc
 /// stabilities and difficulties to within 1e-6, the same intervals and due times. Time is in
 /// milliseconds since 1970 (the session's clock); days elapsed are whole days, counted down.
 /// Fuzz, when on, comes from the session's injected randomness.
+///
+/// A schedule read back from a file or the store is checked before it gets here (the
+/// flashcards' `Decks.Schedule.problem`: a phase, a step of its phase, a stability from
+/// `stabilityRange` and a difficulty from 1 to 10, times in the years 1 to 9999). Nothing here
+/// traps on other values all the same: a difference of times stops at the limits of `Int64`,
+/// an interval that is not a finite number of days is the longest, a missing memory state is
+/// a first review's, and a step outside its phase's steps is taken as the nearest.
 struct FSRS: Sendable, Equatable {
   /// The 21 weights of the model: FSRS-6's published defaults unless fitted to a deck.
   var weights: [Double] = FSRS.defaultWeights
@@ -21,6 +28,12 @@ struct FSRS: Sendable, Equatable {
   var relearningSteps: [Int64] = [600_000]
   /// The longest interval, in days.
   var maximumInterval = 36_500
+  /// The stabilities a schedule may hold, in days: FSRS's least (0.001), and an upper bound
+  /// no review history reaches (intervals stop at 100 years) that keeps every interval and
+  /// chance of recall finite. A review never gives more.
+  static let stabilityRange = 0.001...10_000_000.0
+  /// A card's difficulty, as FSRS clamps it.
+  static let difficultyRange = 1.0...10.0
   /// Whether intervals of 3 days and more are spread a little at random (so that cards learnt
   /// together do not stay due together).
   var fuzz = true
@@ -66,13 +79,16 @@ struct FSRS: Sendable, Equatable {
   /// The chance of recalling `card` at `now`: 0 before its first review.
   func retrievability(_ card: Card, at now: Int64) -> Double {
     guard let last = card.lastReview, let stability = card.stability else { return 0 }
-    return memory.retrievability(elapsedDays: max(0, FSRS.days(from: last, to: now)), stability: stability)
+    let r = memory.retrievability(elapsedDays: max(0, FSRS.days(from: last, to: now)), stability: stability)
+    return r.isNaN ? 0 : min(max(r, 0), 1)
   }
 
-  /// Whole days from one moment to another, counted down (as Python's `timedelta.days`).
+  /// Whole days from one moment to another, counted down (as Python's `timedelta.days`). A
+  /// difference past the limits of `Int64` is taken as the limit.
   static func days(from start: Int64, to end: Int64) -> Int64 {
-    let difference = end - start
-    return difference >= 0 ? difference / day : -((-difference + day - 1) / day)
+    let (difference, overflow) = end.subtractingReportingOverflow(start)
+    if overflow { return end > start ? .max / day : .min / day }
+    return difference >= 0 ? difference / day : -((-(difference + 1)) / day + 1)
   }
 
   /// `card` reviewed at `now` with `rating`: its next memory state, phase, step and due time.
@@ -87,7 +103,7 @@ struct FSRS: Sendable, Equatable {
       } else {
         updateMemory(&card, rating, at: now)
       }
-      let step = card.step ?? 0
+      let step = min(max(card.step ?? 0, 0), steps.count)
       if steps.isEmpty || (step >= steps.count && rating != .again) {
         interval = graduate(&card)
       } else {
@@ -117,7 +133,7 @@ struct FSRS: Sendable, Equatable {
         card.step = 0
         interval = relearningSteps[0]
       } else {
-        interval = FSRS.day * Int64(nextInterval(card.stability!))
+        interval = FSRS.day * Int64(nextInterval(card.stability ?? FSRS.stabilityRange.lowerBound))
       }
     }
     if fuzz && card.phase == .review { interval = fuzzed(interval, random: &random) }
@@ -130,24 +146,28 @@ struct FSRS: Sendable, Equatable {
   private func graduate(_ card: inout Card) -> Int64 {
     card.phase = .review
     card.step = nil
-    return FSRS.day * Int64(nextInterval(card.stability!))
+    return FSRS.day * Int64(nextInterval(card.stability ?? FSRS.stabilityRange.lowerBound))
   }
 
   /// A review after the first: the short-term rule on the same day (under a whole day since
-  /// the last), the long-term one after.
+  /// the last), the long-term one after (a card with no memory state gets a first review's).
+  /// The stability never passes `stabilityRange`.
   private func updateMemory(_ card: inout Card, _ rating: Rating, at now: Int64) {
     let elapsed = card.lastReview.map { FSRS.days(from: $0, to: now) } ?? 0
-    (card.stability, card.difficulty) = memory.afterReview(
-      (card.stability!, card.difficulty!), elapsedDays: elapsed, rating: rating.rawValue)
+    let state = card.stability.flatMap { s in card.difficulty.map { (s, $0) } }
+    let (stability, difficulty) = memory.afterReview(state, elapsedDays: elapsed, rating: rating.rawValue)
+    (card.stability, card.difficulty) = (min(stability, FSRS.stabilityRange.upperBound), difficulty)
   }
 
   func initialStability(_ rating: Rating) -> Double { memory.initialStability(rating.rawValue) }
 
   /// Days until the next review for the desired retention: whole days (halves to even, as
-  /// Python rounds), at least 1, at most the maximum.
+  /// Python rounds), at least 1, at most the maximum (which a number of days that is not
+  /// finite is taken as).
   func nextInterval(_ stability: Double) -> Int {
     let days = (stability / memory.factor * (pow(desiredRetention, 1 / decay) - 1)).rounded(.toNearestOrEven)
-    return min(max(Int(days), 1), maximumInterval)
+    guard days.isFinite else { return maximumInterval }
+    return Int(min(max(days, 1), Double(maximumInterval)))
   }
 
   /// The days an interval of `days` is spread over, as the reference computes them: a draw

@@ -2,7 +2,7 @@
 enum Durations {
   /// Tenths of a second: `2.3 s`.
   static func seconds(_ milliseconds: Int64) -> String {
-    let tenths = (milliseconds + 50) / 100
+    let tenths = milliseconds / 100 + (milliseconds % 100 >= 50 ? 1 : 0)
     return "\(tenths / 10).\(tenths % 10) s"
   }
 

@@ -199,14 +199,14 @@ extension Decks.ReviewLog: SQLRead {
 extension Decks.Weights: SQLRead {
   public typealias Tables = CardTables
 
-  /// The weights kept as text, 21 numbers; any other text (an edited file) is none.
+  /// The weights kept as text, as they read (a word that is not a number as NaN): the
+  /// session checks them (`Decks.problem(withWeights:)`) and says when it cannot use them.
   public func run(in db: Database) throws(SQLiteError) -> [Double]? {
     guard
       let text = try db.value(
         "SELECT weights FROM deckWeights WHERE profile = ? AND deck = ?", profile, deck, as: String.self)
     else { return nil }
-    let weights = text.split(separator: " ").compactMap { Double($0) }
-    return weights.count == 21 && weights.allSatisfy(\.isFinite) ? weights : nil
+    return text.split(separator: " ").prefix(64).map { Double($0) ?? .nan }
   }
 }
 

@@ -31,6 +31,11 @@ public struct AnagramRecord: Sendable, Hashable {
 extension AnagramRecord {
   /// The name its rounds are kept under.
   public static let game = "anagram"
+  /// The most words and points a round read back may count (a round is tens of words, each
+  /// worth at most 1,000 points a letter): the statistics add them up, so a damaged row
+  /// that holds more is left out.
+  static let maxCount = 1_000_000
+  static let maxScore = 1_000_000_000
 
   /// The round as the store keeps it: its level and counts in JSON.
   public var gameResult: GameResult {
@@ -46,7 +51,10 @@ extension AnagramRecord {
   /// data this Reckon cannot read.
   public init?(_ result: GameResult) {
     guard result.game == Self.game, case .success(let data) = JSON.parse(result.data),
-      let level = data["level"]?.string, let solved = data["solved"]?.integer, let played = data["played"]?.integer
+      let level = data["level"]?.string, let solved = data["solved"]?.integer, let played = data["played"]?.integer,
+      // Counts a round can have: the statistics add them up.
+      (0...AnagramRecord.maxCount).contains(played), (0...played).contains(solved),
+      (0...AnagramRecord.maxScore).contains(result.score)
     else { return nil }
     self.init(
       profile: result.profile, startedAt: result.startedAt, day: result.day, level: level, score: result.score,

@@ -296,12 +296,13 @@ struct BillLine {
       "export", "service", "discount", "coupon",
     ]
     let lower = name.lowercased()
-    if let command = commands.first(where: { Suggestions.distance($0, lower) <= (lower.count >= 4 ? 2 : 1) }),
-      !bill.people.contains(where: { Suggestions.distance($0.lowercased(), lower) <= 1 })
+    if let command = commands.first(where: { Suggestions.distance($0, lower, atMost: lower.count >= 4 ? 2 : 1) != nil }
+    ),
+      !bill.people.contains(where: { Suggestions.distance($0.lowercased(), lower, atMost: 1) != nil })
     {
       return Diagnostic("no command or person called \(name) in a bill", at: span, hint: "did you mean \(command)?")
     }
-    let close = bill.people.first { Suggestions.distance($0.lowercased(), name.lowercased()) <= 2 }
+    let close = bill.people.first { Suggestions.distance($0.lowercased(), name.lowercased(), atMost: 2) != nil }
     return Diagnostic(
       "no one called \(name) in this bill (\(bill.people.joined(separator: ", ")))", at: span,
       hint: close.map { "did you mean \($0)? To add a person: add \(name)" } ?? "to add a person: add \(name)")

@@ -28,7 +28,7 @@ struct CardsCommand: Command {
 
   enum Action {
     case list
-    case load(String)
+    case load(String, place: SourceSpan)
     case review(deck: String, new: Int, reverse: Bool)
     case browse(deck: String)
     case delete(deck: String)
@@ -74,7 +74,9 @@ struct CardsCommand: Command {
       }
       // The rest of the line is the path (it may hold spaces).
       let start = words[1].span.start
-      action = .load(String(String.UnicodeScalarView(Array(arguments.line.unicodeScalars)[start...])).trimmingSpaces)
+      action = .load(
+        String(String.UnicodeScalarView(Array(arguments.line.unicodeScalars)[start...])).trimmingSpaces,
+        place: arguments.rest(from: start))
       deckIsSaved = true
       return
     }
@@ -123,19 +125,24 @@ struct CardsCommand: Command {
     action = .review(deck: deck, new: new, reverse: reverse)
   }
 
-  /// `cards export DECK`: the deck as Anki's plain text, with its schedules.
+  /// `cards export DECK`: the deck as Anki's plain text, with its schedules (a schedule that
+  /// cannot be used as the new one it is treated as).
   static func export(_ deck: String, in state: SessionState) -> Reply {
+    var problems = DeckProblems()
     do {
-      return Reply([.result(String(CardsExport.text(of: try cards(of: deck, in: state)).dropLast()))])
+      let text = CardsExport.text(of: try cards(of: deck, in: state, problems: &problems))
+      return Reply(problems.outputs + [.result(String(text.dropLast()))])
     } catch {
       return Reply([.warning("the deck could not be read: \(error.message)")])
     }
   }
 
-  /// Every card of a deck, front to back and then back to front.
-  static func cards(of deck: String, in state: SessionState) throws(StoreError) -> [Decks.Card] {
-    try state.load(Decks.Cards(profile: state.profile, deck: deck, reverse: false))
-      + state.load(Decks.Cards(profile: state.profile, deck: deck, reverse: true))
+  /// Every card of a deck, front to back and then back to front, each schedule checked.
+  static func cards(of deck: String, in state: SessionState, problems: inout DeckProblems) throws(StoreError)
+    -> [Decks.Card]
+  {
+    try savedCards(deck, reverse: false, in: state, problems: &problems)
+      + savedCards(deck, reverse: true, in: state, problems: &problems)
   }
 
   /// A card's text on one line of at most `n` characters, cut with `…`.
@@ -144,15 +151,25 @@ struct CardsCommand: Command {
     return line.count <= n ? line : String(line.prefix(n - 1)) + "…"
   }
 
-  /// The weights `cards DECK optimize` fitted to the deck, if any.
-  static func weights(_ deck: String, in state: SessionState) -> [Double]? {
-    (try? state.load(Decks.Weights(profile: state.profile, deck: deck))) ?? nil
+  /// The weights `cards DECK optimize` fitted to the deck, if any it can use (`problems` says
+  /// when the saved ones cannot be).
+  static func weights(_ deck: String, in state: SessionState, problems: inout DeckProblems) -> [Double]? {
+    guard let weights = (try? state.load(Decks.Weights(profile: state.profile, deck: deck))) ?? nil else {
+      return nil
+    }
+    if let reason = Decks.problem(withWeights: weights) {
+      problems.add(.weights, deck: deck, reason)
+      return nil
+    }
+    return weights
   }
 
   /// The scheduler for a deck: its fitted weights (or the defaults) and the profile's target
   /// retention.
-  static func scheduler(_ deck: String, in state: SessionState) -> FSRS {
-    FSRS(weights: weights(deck, in: state) ?? FSRS.defaultWeights, desiredRetention: state.settings.retention)
+  static func scheduler(_ deck: String, in state: SessionState, problems: inout DeckProblems) -> FSRS {
+    FSRS(
+      weights: weights(deck, in: state, problems: &problems) ?? FSRS.defaultWeights,
+      desiredRetention: state.settings.retention)
   }
 
   /// The profile's decks' names (none when they cannot be read).
@@ -163,11 +180,17 @@ struct CardsCommand: Command {
   func run(in state: inout SessionState) throws(Diagnostic) -> ModeStep {
     switch action {
     case .list: return .stay(CardsCommand.list(in: state))
-    case .load(let path): return .stay(CardsCommand.load(path, in: &state))
+    case .load(let path, let place):
+      switch CardsCommand.load(path, in: &state) {
+      case .success(let reply): return .stay(reply)
+      case .failure(let failure):
+        // A failed load is an error, as every other failed load: a script exits 1.
+        throw Diagnostic("nothing loaded from \(path): \(failure.message)", at: place, details: failure.details)
+      }
     case .review(let deck, _, _) where !deckIsSaved:
       // A review is what a mistyped name most often meant: say which deck is close.
       let names = CardsCommand.deckNames(in: state)
-      let close = names.first { Suggestions.distance($0.lowercased(), deck.lowercased()) <= 2 }
+      let close = names.first { Suggestions.distance($0.lowercased(), deck.lowercased(), atMost: 2) != nil }
       return .stay(
         Reply([
           .warning(
@@ -201,39 +224,54 @@ struct CardsCommand: Command {
     return Reply([.table([["deck", "cards", "new", "learning", "due"]] + rows), .note("cards DECK reviews one.")])
   }
 
-  /// Reads a deck file and saves its cards in one write: all of it, or nothing.
-  static func load(_ path: String, in state: inout SessionState) -> Reply {
+  /// Reads a deck file and saves its cards in one write: all of it, or nothing (and why not:
+  /// the command makes that an error, so a script that loads nothing exits 1).
+  static func load(_ path: String, in state: inout SessionState) -> Result<Reply, SessionState.LoadProblem> {
     let bytes: [UInt8]
     // A package may hold its pictures and sounds too: up to 256 MiB (of which only the
     // collection is read); a text deck up to 64.
     let isPackage = path.lowercased().hasSuffix(".apkg") || path.lowercased().hasSuffix(".colpkg")
     switch state.readFile(path, limit: isPackage ? FileLimits.any : 64 << 20, kind: "a deck") {
     case .success(let read): bytes = read
-    case .failure(let problem): return Reply([.warning("\(path): \(problem.message)")])
+    case .failure(let problem): return .failure(problem)
     }
     let read: Result<DeckText, FileError>
     if isPackage || bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
       guard let packages = state.packages else {
-        return Reply([.warning("\(path): this session cannot read Anki packages")])
+        return .failure(SessionState.LoadProblem(message: "this session cannot read Anki packages"))
       }
       read = packages.deck(fromPackage: bytes)
     } else {
-      read = DeckText.read(String(decoding: bytes, as: UTF8.self), name: path)
+      // Through TextFile, as every reader: a byte-order mark comes off and CRLF becomes LF.
+      switch TextFile.decode(bytes) {
+      case .success(let text): read = DeckText.read(text, name: path)
+      case .failure(let bad):
+        return .failure(SessionState.LoadProblem(message: "line \(bad.line) is not UTF-8 (byte \(bad.byte))"))
+      }
     }
     let deck: DeckText
     switch read {
     case .success(let read): deck = read
-    case .failure(let error): return Reply([.warning("\(path): \(error.message)")])
+    case .failure(let error): return .failure(SessionState.LoadProblem(message: error.message))
     }
     let base = String(path.split(separator: "/").last ?? Substring(path))
     let fileDeck = String(base.prefix { $0 != "." }).trimmingSpaces
     let now = state.clock.nowMilliseconds()
     var cards: [Decks.Card] = []
+    var refused: [DeckText.Skip] = []
     for note in deck.notes {
       let name = (note.deck?.isEmpty == false ? note.deck! : fileDeck.isEmpty ? "deck" : fileDeck)
       let key = note.guid ?? "t:" + StableHash.hex(StableHash.of(Folding.key(note.front)))
-      // Schedules a `cards export` wrote: for the cards not here yet.
-      let schedules = note.comments.compactMap(CardsExport.schedule)
+      // Schedules a `cards export` wrote: for the cards not here yet. One that cannot be used
+      // is said with its line, and its card starts new.
+      var schedules: [(ordinal: Int, reverse: Bool, schedule: Decks.Schedule)] = []
+      for comment in note.comments {
+        switch CardsExport.schedule(comment.text) {
+        case .card(let ordinal, let reverse, let schedule)?: schedules.append((ordinal, reverse, schedule))
+        case .refused(let reason)?: refused.append(DeckText.Skip(line: comment.line, reason: reason))
+        case nil: break
+        }
+      }
       let schedule = { (ordinal: Int, reverse: Bool) in
         schedules.last { $0.ordinal == ordinal && $0.reverse == reverse }?.schedule ?? .new(at: now)
       }
@@ -256,17 +294,22 @@ struct CardsCommand: Command {
     guard
       let counts = state.save(
         Decks.Load(profile: state.profile, cards: cards, at: now), failure: "the deck is not saved")
-    else { return Reply([.warning("\(path): the deck could not be saved; nothing of it was loaded")]) }
+    else { return .failure(SessionState.LoadProblem(message: "the deck could not be saved")) }
     let decks = Set(cards.map(\.key.deck)).sorted()
     var outputs: [Output] =
       deck.skipped.isEmpty ? [] : [.note("Skipped \(Wording.count(deck.skipped.count, deck.format.row)):")]
     outputs += deck.skipped.map { .note("  \(deck.format.row) \($0.line): \($0.reason)") }
+    if !refused.isEmpty {
+      outputs.append(
+        .note("Schedules not used (\(refused.count == 1 ? "its card starts" : "their cards start") as new):"))
+      outputs += refused.map { .note("  line \($0.line): \($0.reason)") }
+    }
     outputs.append(
       .note(
         "Loaded \(decks.joined(separator: ", ")) (\(deck.format.rawValue)): \(Wording.count(deck.notes.count, "note")); "
           + "cards \(counts.added.grouped) added, \(counts.updated.grouped) updated, \(counts.unchanged.grouped) as they were "
           + "(each note has a card each way but clozes). Review with: cards \(decks[0])"))
-    return Reply(outputs)
+    return .success(Reply(outputs))
   }
 
   /// The first moment of tomorrow, local time: a card in review is due on its day, from the
@@ -291,12 +334,13 @@ struct CardsCommand: Command {
     let now = state.clock.nowMilliseconds()
     let todayEnds = endOfToday(state)
     let cards: [Decks.Card]
+    var problems = DeckProblems()
     do {
-      cards = try state.load(Decks.Cards(profile: state.profile, deck: deck, reverse: false))
+      cards = try savedCards(deck, reverse: false, in: state, problems: &problems)
     } catch {
       return Reply([.warning("the deck could not be read: \(error.message)")])
     }
-    let scheduler = CardsCommand.scheduler(deck, in: state)
+    let scheduler = CardsCommand.scheduler(deck, in: state, problems: &problems)
     var rows: [[String]] = [["question", "answer", "state", "due", "reviews", "lapses", "recall"]]
     for card in cards.prefix(1000) {
       let s = card.schedule
@@ -304,13 +348,12 @@ struct CardsCommand: Command {
       let due =
         s.reviews == 0
         ? "–" : isDue(s, now: now, todayEnds: todayEnds) ? "now" : state.clock.day(atMilliseconds: s.due).iso
-      let recall =
-        s.reviews == 0 ? "–" : "\(Int((scheduler.retrievability(FSRS.Card(s), at: now) * 100).rounded()))%"
+      let recall = s.reviews == 0 ? "–" : "\(Int((s.recall(at: now, by: scheduler) * 100).rounded()))%"
       rows.append([
         shortened(card.question, 40), shortened(card.answer, 24), phase, due, "\(s.reviews)", "\(s.lapses)", recall,
       ])
     }
-    var outputs: [Output] = [.table(rows)]
+    var outputs: [Output] = problems.outputs + [.table(rows)]
     if cards.count > 1000 { outputs.append(.note("The first 1,000 of \(cards.count.grouped) cards.")) }
     outputs.append(.note("recall: the chance of remembering it now, as FSRS reckons it."))
     return Reply(outputs)
@@ -322,8 +365,9 @@ struct CardsCommand: Command {
     let cards: [Decks.Card]
     let now = state.clock.nowMilliseconds()
     let todayEnds = endOfToday(state)
+    var problems = DeckProblems()
     do {
-      cards = try state.load(Decks.Cards(profile: state.profile, deck: deck, reverse: reverse))
+      cards = try savedCards(deck, reverse: reverse, in: state, problems: &problems)
     } catch {
       return .stay(Reply([.warning("the deck could not be read: \(error.message)")]))
     }
@@ -332,12 +376,12 @@ struct CardsCommand: Command {
     }
     let fresh = cards.filter { $0.schedule.reviews == 0 }.prefix(new)
     var mode = CardsMode(deck: deck, queue: due + fresh)
-    mode.scheduler = CardsCommand.scheduler(mode.deck, in: state)
+    mode.scheduler = CardsCommand.scheduler(mode.deck, in: state, problems: &problems)
     let intro = Output.note(
       "\(mode.deck)\(reverse ? " (back to front)" : ""): \(Wording.count(due.count, "card")) due, \(fresh.count) new. "
         + "Type the answer, or Enter to see it; undo, help, quit.")
     var outcome = mode.next(in: state)
-    outcome.reply.outputs.insert(intro, at: 0)
+    outcome.reply.outputs.insert(contentsOf: problems.outputs + [intro], at: 0)
     return outcome.done ? .stay(outcome.reply) : .enter(mode, outcome.reply)
   }
 }
@@ -346,8 +390,10 @@ extension SessionState {
   /// `reckon --deck FILE`: the deck loaded as `cards load FILE` loads it; `loaded` is false
   /// when nothing of it was (the reply says why).
   public mutating func useDeck(from path: String) -> (reply: Reply, loaded: Bool) {
-    let reply = CardsCommand.load(path, in: &self)
-    return (reply, !reply.outputs.contains { if case .warning = $0 { true } else { false } })
+    switch CardsCommand.load(path, in: &self) {
+    case .success(let reply): return (reply, true)
+    case .failure(let problem): return (Reply([.warning("\(path): \(problem.message)")]), false)
+    }
   }
 }
 

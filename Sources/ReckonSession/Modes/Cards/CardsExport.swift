@@ -1,3 +1,5 @@
+import ReckonCore
+
 /// `cards export DECK`: the deck as Anki's "Notes in Plain Text", which Anki imports (File >
 /// Import) and `cards load` reads back: a note a row (its id, note type, deck, front, back
 /// and tags; a cloze note's text with its deletions), and after each note its cards'
@@ -7,8 +9,8 @@
 ///
 /// It is printed (`reckon -e 'cards export Spanish' > spanish.txt`), comma-separated: the
 /// terminal shows a tab as `\t`, never as itself.
-enum CardsExport {
-  static let scheduleMark = "#reckon card:"
+public enum CardsExport {
+  public static let scheduleMark = "#reckon card:"
 
   static func text(of cards: [Decks.Card]) -> String {
     var out = """
@@ -59,35 +61,56 @@ enum CardsExport {
     return "\"" + field.map { $0 == "\"" ? "\"\"" : String($0) }.joined() + "\""
   }
 
-  /// A `#reckon card:` line read back: which card of its note, and its schedule; nil for a
-  /// line that does not read as one (it is passed over, as Anki passes it over).
-  static func schedule(_ line: String) -> (ordinal: Int, reverse: Bool, schedule: Decks.Schedule)? {
+  /// A `#reckon card:` line read back.
+  public enum ScheduleLine: Sendable {
+    /// Which card of its note, and its schedule.
+    case card(ordinal: Int, reverse: Bool, schedule: Decks.Schedule)
+    /// A schedule line that cannot be used, and why (its card starts new).
+    case refused(String)
+  }
+
+  /// The schedule a `#reckon card:` line gives (`ordinal direction phase step stability
+  /// difficulty due lastReview reviews lapses`, "-" for none), or why it cannot be used: a
+  /// value that does not read, or a schedule FSRS could not have made
+  /// (`Decks.Schedule.problem`); nil for a line that is not one (Anki passes it over).
+  public static func schedule(_ line: String) -> ScheduleLine? {
     guard line.hasPrefix(scheduleMark) else { return nil }
     let v = line.dropFirst(scheduleMark.count).split(separator: " ").map(String.init)
-    guard v.count == 10, let ordinal = Int(v[0]), (1...500).contains(ordinal), v[1] == "0" || v[1] == "1",
-      let phase = Int(v[2]), FSRS.Phase(rawValue: phase) != nil, let due = Int64(v[6]), let reviews = Int(v[8]),
-      let lapses = Int(v[9]), reviews >= 0, lapses >= 0, lapses <= reviews
-    else { return nil }
-    /// "-" is none (.some(nil)); a value that does not read is .none.
-    func optional<T: LosslessStringConvertible>(_ text: String) -> T?? {
-      if text == "-" { return .some(nil) }
-      guard let value = T(text) else { return .none }
-      return .some(value)
+    guard v.count == 10 else {
+      return .refused(
+        "a schedule line has 10 values (card, direction, phase, step, stability, difficulty, due time, last "
+          + "review, reviews, lapses), not \(v.count)")
     }
-    guard case .some(let step) = optional(v[3]) as Int??, case .some(let stability) = optional(v[4]) as Double??,
-      case .some(let difficulty) = optional(v[5]) as Double??, case .some(let lastReview) = optional(v[7]) as Int64??
-    else { return nil }
-    // A schedule FSRS could have made: a reviewed card has a memory state and a last review.
-    if reviews > 0 {
-      guard let stability, let difficulty, lastReview != nil, stability > 0, stability.isFinite,
-        (1...10).contains(difficulty)
-      else { return nil }
+    let names = [
+      "card", "direction", "phase", "step", "stability", "difficulty", "due time", "last review", "reviews", "lapses",
+    ]
+    /// The value at `i`: "-" is none (.some(nil)); one that does not read is .none.
+    func value<T: LosslessStringConvertible>(_ i: Int, _: T.Type, optional: Bool = true) -> T?? {
+      if optional && v[i] == "-" { return .some(nil) }
+      return T(v[i]).map { .some($0) } ?? .none
     }
-    return (
-      ordinal, v[1] == "1",
-      Decks.Schedule(
-        phase: phase, step: step, stability: stability, difficulty: difficulty, due: due, lastReview: lastReview,
-        reviews: reviews, lapses: lapses)
-    )
+    func unreadable(_ i: Int) -> ScheduleLine {
+      .refused("the \(names[i]) \(Diagnostic.quoted(v[i])) is not \(i == 4 || i == 5 ? "a number" : "a whole number")")
+    }
+    guard case .some(let ordinal?) = value(0, Int.self, optional: false) else { return unreadable(0) }
+    guard (1...500).contains(ordinal) else { return .refused("the card \(ordinal) is not a card's number (1 to 500)") }
+    guard v[1] == "0" || v[1] == "1" else {
+      return .refused("the direction \(Diagnostic.quoted(v[1])) is not 0 (front to back) or 1 (back to front)")
+    }
+    guard case .some(let phase?) = value(2, Int.self, optional: false) else { return unreadable(2) }
+    guard case .some(let step) = value(3, Int.self) else { return unreadable(3) }
+    guard case .some(let stability) = value(4, Double.self) else { return unreadable(4) }
+    guard case .some(let difficulty) = value(5, Double.self) else { return unreadable(5) }
+    // (Times read as Int, which is Int64 here: one integer reader in the binary, not two.)
+    guard case .some(let due?) = value(6, Int.self, optional: false) else { return unreadable(6) }
+    guard case .some(let lastReview) = value(7, Int.self) else { return unreadable(7) }
+    guard case .some(let reviews?) = value(8, Int.self, optional: false) else { return unreadable(8) }
+    guard case .some(let lapses?) = value(9, Int.self, optional: false) else { return unreadable(9) }
+    let schedule = Decks.Schedule(
+      phase: phase, step: step, stability: stability, difficulty: difficulty, due: Int64(due),
+      lastReview: lastReview.map(Int64.init), reviews: reviews, lapses: lapses)
+    // A schedule FSRS could have made, in the calendar's years.
+    if let problem = schedule.problem { return .refused(problem) }
+    return .card(ordinal: ordinal, reverse: v[1] == "1", schedule: schedule)
   }
 }

@@ -69,21 +69,32 @@ struct CardsMode: Mode {
       revealed = true
       return .stay(Reply([.note(card.answer), .note("How well did you know it? 1 again, 2 hard, 3 good, 4 easy")]))
     }
-    // A typed answer: right or wrong, and how long it took.
+    // A typed answer: right or wrong, and how long it took. The comparison is linear in the
+    // answers' length (a near miss is at most two edits: `Suggestions.distance(_:_:atMost:)`),
+    // and Ctrl-C while it runs leaves the card ungraded.
     let seconds = (state.clock.monotonicMilliseconds() - shownAt) / 1000
     let (given, expected) = (CardsMode.answerKey(typed), CardsMode.answerKey(card.answer))
+    let near =
+      expected.count >= 5 && given != expected
+      && Suggestions.distance(given, expected, atMost: 2, stop: state.interruption) != nil
+    if state.interruption.isRequested {
+      return .stay(Reply([.note("Stopped (Ctrl-C): not graded. Type the answer again, or Enter to see it.")]))
+    }
     if given == expected {
       let rating: FSRS.Rating = seconds < 5 ? .easy : seconds < 20 ? .good : .hard
       right += 1
       return .after(
         grade(card, rating, in: &state, feedback: [.feedback(correct: true, "✓ \(card.answer)  (\(seconds) s)")]))
     }
-    if expected.count >= 5, Suggestions.distance(given, expected) <= 2 {
+    if near {
       right += 1
       return .after(
         grade(
           card, .hard, in: &state,
-          feedback: [.feedback(correct: true, "≈ almost: \(card.answer) (you typed \(typed)); counted as hard")]))
+          feedback: [
+            .feedback(
+              correct: true, "≈ almost: \(card.answer) (you typed \(Diagnostic.shortened(typed))); counted as hard")
+          ]))
     }
     return .after(grade(card, .again, in: &state, feedback: [.feedback(correct: false, "✗ \(card.answer)")]))
   }
@@ -95,10 +106,8 @@ struct CardsMode: Mode {
     let now = state.clock.nowMilliseconds()
     var random = state.random
     let before = card.schedule
-    let moved = scheduler.review(FSRS.Card(before), rating, at: now, random: &random)
+    let after = before.reviewed(rating, at: now, by: scheduler, random: &random)
     state.random = random
-    var after = Decks.Schedule(moved, reviews: before.reviews + 1, lapses: before.lapses)
-    if rating == .again && before.phase == FSRS.Phase.review.rawValue { after.lapses += 1 }
     state.save(
       Decks.Review(
         profile: state.profile, key: card.key, rating: rating.rawValue, at: now,

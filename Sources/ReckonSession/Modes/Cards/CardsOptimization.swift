@@ -5,9 +5,16 @@ import ReckonCore
 /// reviews, the defaults stay and the reply says how many more it needs.
 enum CardsOptimization {
   static func run(_ deck: String, in state: inout SessionState) -> Reply {
+    // Reviews and weights that cannot be used are left out, and said first.
+    var problems = DeckProblems()
+    let reply = fit(deck, in: &state, problems: &problems)
+    return Reply(problems.outputs + reply.outputs)
+  }
+
+  private static func fit(_ deck: String, in state: inout SessionState, problems: inout DeckProblems) -> Reply {
     let reviews: [Decks.LoggedReview]
     do {
-      reviews = try state.load(Decks.ReviewLog(profile: state.profile, deck: deck))
+      reviews = try CardsCommand.savedReviews(of: deck, in: state, problems: &problems)
     } catch {
       return Reply([.warning("the deck's reviews could not be read: \(error.message)")])
     }
@@ -37,7 +44,7 @@ enum CardsOptimization {
     guard let fit = optimizer.fit(random: &state.random, stop: { interruption.isRequested }) else {
       return Reply([.note("Stopped (Ctrl-C): \(deck) keeps the weights it had.")])
     }
-    let current = CardsCommand.weights(deck, in: state)
+    let current = CardsCommand.weights(deck, in: state, problems: &problems)
     let currentLoss = current.map(optimizer.loss)
     let figures = "log loss \(format(fit.loss)), against \(format(fit.defaultLoss)) with the defaults"
     guard fit.loss < min(fit.defaultLoss, currentLoss ?? .infinity) else {

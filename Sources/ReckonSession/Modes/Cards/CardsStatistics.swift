@@ -23,11 +23,13 @@ enum CardsStatistics {
     let today = state.clock.day(atMilliseconds: now)
     var cards: [Decks.Card] = []
     let reviews: [Decks.LoggedReview]
+    // What cannot be used is left out, and said first.
+    var problems = DeckProblems()
     do {
       let decks = try state.load(Decks.All(profile: state.profile, dueBefore: 0))
       guard !decks.isEmpty else { return [.note("No decks yet. Add one: cards load FILE.")] }
-      for deck in decks { cards += try CardsCommand.cards(of: deck.deck, in: state) }
-      reviews = try state.load(Decks.ReviewLog(profile: state.profile, deck: nil))
+      for deck in decks { cards += try CardsCommand.cards(of: deck.deck, in: state, problems: &problems) }
+      reviews = try CardsCommand.savedReviews(of: nil, in: state, problems: &problems)
     } catch {
       return [.warning("the decks could not be read: \(error.message)")]
     }
@@ -78,10 +80,12 @@ enum CardsStatistics {
     // The hardest: least likely to be recalled now, then the most often forgotten.
     // Each deck's scheduler: its own fitted weights, if any.
     var schedulers: [String: FSRS] = [:]
-    for deck in Set(reviewed.map(\.key.deck)) { schedulers[deck] = CardsCommand.scheduler(deck, in: state) }
+    for deck in Set(reviewed.map(\.key.deck)).sorted() {
+      schedulers[deck] = CardsCommand.scheduler(deck, in: state, problems: &problems)
+    }
     // Only cards with something to say: one likely forgotten by now, or forgotten before.
     let hardest = reviewed.map { card in
-      (card: card, recall: schedulers[card.key.deck]!.retrievability(FSRS.Card(card.schedule), at: now))
+      (card: card, recall: card.schedule.recall(at: now, by: schedulers[card.key.deck]!))
     }.filter { $0.recall < 0.995 || $0.card.schedule.lapses > 0 }
       .sorted { ($0.recall, -$0.card.schedule.lapses) < ($1.recall, -$1.card.schedule.lapses) }.prefix(5)
     if hardest.isEmpty {
@@ -99,7 +103,7 @@ enum CardsStatistics {
               ]
             }))
     }
-    return outputs
+    return problems.outputs + outputs
   }
 
   /// Of the last 30 days' reviews of a card last reviewed on an earlier day, the share not

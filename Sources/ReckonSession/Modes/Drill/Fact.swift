@@ -37,6 +37,9 @@ public struct Fact: Sendable, Hashable {
   /// The fact's name in the store: the sum without spaces (`7×8`, `15−7`, `56÷7`).
   public var item: String { expression.filter { $0 != " " } }
 
+  /// The largest operand an item read back may have (the drill asks up to 100 × 100).
+  static let maxItemOperand = 1_000_000
+
   /// The fact an item names; nil for anything else.
   public init?(item: String) {
     // Each sign is one character: Sequence.contains, not String.contains(String), which is
@@ -45,7 +48,11 @@ public struct Fact: Sendable, Hashable {
       return nil
     }
     let parts = item.split(separator: Character(operation.rawValue), omittingEmptySubsequences: false)
-    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b > 0 else { return nil }
+    // Operands the drill can ask (tables and second operands to 100), with room to spare: a
+    // stored item of 9223372036854775807×2 would overflow the answer.
+    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), (0...Fact.maxItemOperand).contains(a),
+      (1...Fact.maxItemOperand).contains(b)
+    else { return nil }
     switch operation {
     case .multiply, .add: self.init(a, b, operation)
     case .subtract:

@@ -70,7 +70,8 @@ struct DailyCommand: Command {
     var elapsed: Int64 = 0
     if let existing, let same = bank.question(key: existing.item) {
       question = same
-      elapsed = existing.elapsedMilliseconds
+      // As saved, within the hour a challenge has (a damaged or edited file may hold anything).
+      elapsed = min(max(existing.elapsedMilliseconds, 0), DailyMode.limit)
     }
     var daily = DailyMode(
       difficulty: level, day: today, choices: DailyQuestions.choices(for: question, on: today), elapsed: elapsed,

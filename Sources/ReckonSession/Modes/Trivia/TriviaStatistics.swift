@@ -102,7 +102,10 @@ enum TriviaStatistics {
   static func median(_ times: [Int64]) -> Int64 {
     let sorted = times.sorted()
     let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    guard sorted.count % 2 == 0 else { return sorted[middle] }
+    // Halved first: two stored times near the limits of Int64 do not overflow.
+    let (a, b) = (sorted[middle - 1], sorted[middle])
+    return a / 2 + b / 2 + (a % 2 + b % 2) / 2
   }
 
   /// Days with all three challenges answered, in a row, ending today or yesterday.

@@ -121,11 +121,9 @@ struct RatesCommand: Command {
     case .success(let read): bytes = read
     case .failure(let problem): throw Diagnostic("nothing loaded from \(path): \(problem.message)", at: place)
     }
-    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-      .prefix(100_000).map(String.init)
     let units = state.evaluator.units
     let known = Set(units.units.filter(\.isCurrency).map(\.symbol))
-    switch RatesFile.read(lines, today: state.clock.today().number, isCurrency: { known.contains($0) }) {
+    switch RatesFile.read(bytes: bytes, today: state.clock.today().number, known: known) {
     case .failure(let failure):
       throw Diagnostic(
         "nothing loaded from \(path): \(Wording.count(failure.all.count, "problem")) found", at: place,

@@ -193,6 +193,10 @@ struct SetCommand: Command {
     guard let value = list.number(of: tokens[2]), !value.isZero else {
       throw Diagnostic("the rate must be a number above 0", at: tokens[2].span, hint: usage)
     }
+    // Kept exactly as typed, or refused now: never taken and then lost at the next start.
+    if let problem = ExchangeRates.problem(with: value) {
+      throw Diagnostic(problem, at: tokens[2].span, hint: usage)
+    }
     let to = try currency(tokens[3], in: list, state: state, usage: usage)
     guard from != to else {
       throw Diagnostic("a rate is between two different currencies", at: tokens[3].span, hint: usage)
