@@ -838,8 +838,8 @@ extension SQLiteStore {
     _ = try insert(rowid, values, into: copy, db, limits)
   }
 
-  /// What each table lost: the rowids its indexes name that no row kept has (those of the
-  /// index with the most entries, read whole), for every table where anything was amiss.
+  /// What each table lost: the rowids its indexes name that no row kept has (those every
+  /// index read whole names), for every table where anything was amiss.
   static func countLost(
     _ pages: inout PageSalvage, _ copies: inout [TableCopy], schema: [PageSalvage.SchemaRow], _ db: Database,
     _ limits: SalvageLimits
@@ -849,9 +849,10 @@ extension SQLiteStore {
       let entry =
         schema.first { $0.type == "table" && $0.name == copies[index].name }
         ?? schema.first { $0.type == "table" && $0.table == copies[index].name }
-      let missing = try lostRowids(copies[index], entry: entry, schema, &pages, db, limits)
-      if let missing, !missing.isEmpty { copies[index].damaged = true }
+      // (A table whose tree was read whole lost nothing, whatever its indexes say: then it is
+      // an index that is damaged.)
       guard copies[index].damaged else { continue }
+      let missing = try lostRowids(copies[index], entry: entry, schema, &pages, db, limits)
       copies[index].lost = missing?.count ?? 0
       copies[index].lostIsExact = missing != nil
     }

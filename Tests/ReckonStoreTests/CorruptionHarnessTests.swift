@@ -706,7 +706,13 @@ import Testing
         var taken = false
         try statement.forEachRow { (row) throws(SQLiteError) -> Bool in
           let other: Int64 = try row[0]
-          taken = rows[other] != nil && rows[other] == wanted[other]
+          // The original row of that rowid had this key (a byte elsewhere in it may be changed).
+          let original = originalValues[table]?[other]
+          taken =
+            rows[other] != nil
+            && (rows[other] == wanted[other]
+              || original.map { row in key.allSatisfy { $0.0 < row.count && Self.same([row[$0.0]], [values[$0.0]]) } }
+                == true)
           return false
         }
         return taken
@@ -720,9 +726,17 @@ import Testing
         }
         if wanted[rowid] == row { return true }
         if try keyTaken(dumpValues[rowid] ?? []) { return false }
-        // Another row under this one's rowid (its key damaged) while this rowid has a row kept:
-        // two rows for one place, and .dump's is the one read first.
+        // Another row under this one's rowid (its key damaged, and perhaps a byte besides) while
+        // this rowid has a row kept: two rows for one place, and .dump's is the one read first.
         if rows[rowid] != nil, let other = rowidOf[body(row)], other != rowid { return false }
+        if rows[rowid] != nil, let values = dumpValues[rowid],
+          originalValues[table]?.contains(where: { other, original in
+            other != rowid && original.count == values.count
+              && zip(original, values).filter { !Self.same([$0], [$1]) }.count <= 1
+          }) == true
+        {
+          return false
+        }
         // Another row whose rowid a changed byte made this one's: the original's row (on its
         // own undamaged page, or read whole from a damaged one) is the one kept.
         if wholeSet.contains(rowid) || (wanted[rowid] != nil && rows[rowid] == wanted[rowid]) { return false }
