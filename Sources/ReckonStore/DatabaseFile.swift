@@ -346,16 +346,24 @@ struct BTreePage {
     let start = number == 1 ? 100 : 0
     guard bytes.count >= usableSize, usableSize >= 480, let kind = Kind(rawValue: bytes[start]) else { return nil }
     let headerSize = kind.isLeaf ? 8 : 12
-    let count = Int(bytes[start + 3]) << 8 | Int(bytes[start + 4])
+    var count = Int(bytes[start + 3]) << 8 | Int(bytes[start + 4])
     let pointers = start + headerSize
     let content = Int(bytes[start + 5]) << 8 | Int(bytes[start + 6])
     let contentStart = content == 0 ? 65536 : content
-    // Every cell lies between the end of the pointer array and the end of the usable bytes.
+    // Every cell lies between the end of the pointer array and the end of the usable bytes. A
+    // leaf whose count of cells was damaged upward, so that its pointers would run into its
+    // cells, keeps the pointers that fit (the rest are lost cells): its rows are still there.
+    var lost = 0
+    if kind.isLeaf, pointers + 2 * count > contentStart, contentStart <= usableSize, contentStart >= pointers {
+      lost = count - (contentStart - pointers) / 2
+      count -= lost
+    }
     guard pointers + 2 * count <= contentStart, contentStart <= usableSize, count > 0 || kind.isLeaf else {
       return nil
     }
     var cells: [Int] = []
     cells.reserveCapacity(count)
+    lostCells = lost
     for i in 0..<count {
       let offset = Int(bytes[pointers + 2 * i]) << 8 | Int(bytes[pointers + 2 * i + 1])
       // A pointer out of the page loses its cell (a leaf's other cells are still read); an

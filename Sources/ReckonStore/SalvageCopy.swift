@@ -1,4 +1,5 @@
 import Glibc
+import ReckonCore
 import ReckonSession
 import SQLite
 
@@ -152,14 +153,23 @@ extension SQLiteStore {
       try ModeTablesMigrator.migrate(db, modes, upTo: modeVersions?.map { $0 > 0 ? $0 : Int32.max })
       var tables = try freshTables(db)
       // The tables of modes this Reckon does not know (a newer one's file), as their CREATE
-      // statements say, with their indexes and versions: a salvage keeps their rows too.
+      // statements say, with their indexes and versions: a salvage keeps their rows too. Not
+      // one whose name is one of ours with a byte damaged (`billLi\u{3}e`), or whose columns
+      // are one of ours: its rows go to ours, by what they hold.
       let known = ModeTablesMigrator.tableNames(of: modes)
+      var shapes: [[String]] = []
+      for table in tables { shapes.append(try columnShape(of: table, in: "main", db)) }
       for row in schema
       where row.type == "table" && !tables.contains(row.name) && !row.name.hasPrefix("sqlite_")
         && row.name != "modeTables" && !known.contains(row.name) && !Schema.mergedIntoGameResults(row.name)
         && row.sql.hasPrefix("CREATE TABLE ")
+        && !(tables + ["modeTables"]).contains(where: { Suggestions.distance($0, row.name, atMost: 1) != nil })
       {
         guard (try? db.execute(row.sql)) != nil else { continue }
+        if let shape = try? columnShape(of: row.name, in: "main", db), shapes.contains(shape) {
+          try db.execute("DROP TABLE main.\(quoted(row.name))")
+          continue
+        }
         for index in schema where index.type == "index" && index.table == row.name && !index.sql.isEmpty {
           try? db.execute(index.sql)
         }
@@ -442,6 +452,14 @@ extension SQLiteStore {
   static func columnNames(of table: String, in schema: String, _ db: Database) throws(SQLiteError) -> [String] {
     try db.all("SELECT name FROM pragma_table_info(?, ?)", table, schema) { (row) throws(SQLiteError) in
       try row[0] as String
+    }
+  }
+
+  /// A table's columns, names and types, in order: what tells a table of ours whose name is
+  /// damaged in the schema from another.
+  static func columnShape(of table: String, in schema: String, _ db: Database) throws(SQLiteError) -> [String] {
+    try db.all("SELECT name || ' ' || upper(type) FROM pragma_table_info(?, ?)", table, schema) {
+      (row) throws(SQLiteError) in try row[0] as String
     }
   }
 

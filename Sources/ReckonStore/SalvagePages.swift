@@ -92,7 +92,8 @@ struct PageSalvage {
   /// of another with the same columns (`SalvageOwners`).
   var indexEntries = Set<Int>()
   /// Pages on the freelist (trunks and leaves): no table's, though they may still hold rows
-  /// deleted long ago.
+  /// deleted long ago. (A page a table's tree leads to, whose rowids are those its parent
+  /// says, is the table's all the same: a number in a trunk's list may be the damage.)
   var freelist = Set<Int>()
   /// Rows of the leaves read whose rowids are out of their leaf's order (`rows(of:in:)`),
   /// until the caller takes them.
@@ -343,7 +344,6 @@ struct PageSalvage {
       }
     }
     for (page, hashes) in entries where !freelist.contains(page) { indexEntries.formUnion(hashes) }
-    reached.formUnion(freelist)
   }
 
   /// The schema, read from the first page's b-tree (`sqlite_master`): each table and index
@@ -361,7 +361,9 @@ struct PageSalvage {
     }
     guard rows.isEmpty, !kinds.isEmpty else { return rows }
     for number in 2...max(2, file.pageCount)
-    where number <= file.pageCount && kinds[number] == BTreePage.Kind.tableLeaf.rawValue && !reached.contains(number) {
+    where number <= file.pageCount && kinds[number] == BTreePage.Kind.tableLeaf.rawValue && !reached.contains(number)
+      && !freelist.contains(number)
+    {
       guard let read = self.rows(of: number, in: nil) else { continue }
       let found = read + outOfOrder
       outOfOrder = []
@@ -408,7 +410,6 @@ struct PageSalvage {
       }
       trunk = DatabaseFile.int(bytes, 0)
     }
-    reached.formUnion(freelist)
   }
 
   /// The table pages no tree walked reached (nor the freelist), gathered into the trees they
@@ -420,7 +421,8 @@ struct PageSalvage {
     let interior = BTreePage.Kind.tableInterior.rawValue
     let leaf = BTreePage.Kind.tableLeaf.rawValue
     var pointedAt = Set<Int>()
-    for number in 1...file.pageCount where kinds[number] == interior && !reached.contains(number) {
+    for number in 1...file.pageCount
+    where kinds[number] == interior && !reached.contains(number) && !freelist.contains(number) {
       pointedAt.formUnion(children[number] ?? [])
     }
     var trees: [Tree] = []
@@ -428,6 +430,7 @@ struct PageSalvage {
     for pass in 0..<2 {
       for number in 1...file.pageCount
       where (kinds[number] == interior || kinds[number] == leaf) && !reached.contains(number)
+        && !freelist.contains(number)
         && (pass == 1 || !pointedAt.contains(number))
       {
         if number % 64 == 0, limits.stop != nil { return trees }
@@ -447,6 +450,7 @@ struct PageSalvage {
     while let (number, depth) = stack.popLast() {
       if limits.stop != nil { return false }
       guard number >= 2, number <= file.pageCount, depth < 64, !seen.contains(number), !reached.contains(number),
+        !freelist.contains(number),
         let bytes = read(number), let page = BTreePage(bytes, number: number, usableSize: file.usableSize),
         !page.kind.isTable
       else {
