@@ -175,7 +175,15 @@ public struct SessionState: Sendable {
   public mutating func save<Request: StoreWrite>(
     _ request: Request, failure: String = "progress is not being saved"
   ) -> Request.Answer? {
-    save("progress", failure: failure) { store throws(StoreError) in try store.write(request) }
+    try? attempt("progress", failure: failure) { store throws(StoreError) in try store.write(request) }.get()
+  }
+
+  /// Saves a write that the user is told about at once when it fails (a deck's load:
+  /// "nothing of it was loaded"), after the kept writes: what it answered, or why it failed.
+  /// It is not kept: tried again later, it would stop every save after it (a deck too large
+  /// for the disk) and save what the user was told was not.
+  public mutating func saveOnce<Request: StoreWrite>(_ request: Request) -> Result<Request.Answer, StoreError> {
+    attempt("progress", failure: "", keep: false) { store throws(StoreError) in try store.write(request) }
   }
 
   /// Reads what a mode keeps: `request.nothingSaved` when there is no store. A failure is
@@ -193,7 +201,15 @@ public struct SessionState: Sendable {
   private mutating func save<T>(
     _ kind: String, failure: String, _ write: @escaping @Sendable (any Store) throws(StoreError) -> T
   ) -> T? {
-    guard let store else { return nil }
+    try? attempt(kind, failure: failure, write).get()
+  }
+
+  /// `save`, answering why it failed; a write that is not to be `keep`t is said by the
+  /// caller, not here.
+  private mutating func attempt<T>(
+    _ kind: String, failure: String, keep: Bool = true, _ write: @escaping @Sendable (any Store) throws(StoreError) -> T
+  ) -> Result<T, StoreError> {
+    guard let store else { return .failure(StoreError("there is nowhere to save it")) }
     prepareStore()
     let kept = unsaved.count
     droppedKept = 0
@@ -202,7 +218,7 @@ public struct SessionState: Sendable {
       let saved = try write(store)
       failedToSave.removeAll()
       if kept - droppedKept > 0 { notices.append(.note(SessionState.keptNowSaved(kept - droppedKept))) }
-      return saved
+      return .success(saved)
     } catch {
       // Kept writes that went through before one failed.
       let savedKept = kept - unsaved.count - droppedKept
@@ -210,9 +226,10 @@ public struct SessionState: Sendable {
       if error.isLasting {
         // No later try would save it (a mistake in the program, not the disk): kept, it
         // would stop every save after it.
-        SessionState.noteLasting(error, failure: failure, in: &notices, said: &failedToSave)
-        return nil
+        if keep { SessionState.noteLasting(error, failure: failure, in: &notices, said: &failedToSave) }
+        return .failure(error)
       }
+      guard keep else { return .failure(error) }
       if unsaved.count >= SessionState.maxUnsaved {
         unsaved.removeFirst()
         if failedToSave.insert("dropped").inserted {
@@ -226,7 +243,7 @@ public struct SessionState: Sendable {
       if failedToSave.insert(kind).inserted && !error.isKnown {
         notices.append(.warning("\(failure): \(error.message) (Reckon keeps it and tries again with each save)"))
       }
-      return nil
+      return .failure(error)
     }
   }
 

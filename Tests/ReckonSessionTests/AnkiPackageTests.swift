@@ -39,7 +39,8 @@ import Testing
   static func read(_ name: String, in folder: URL) throws -> Result<DeckText, FileError> {
     let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
     return name.hasSuffix(".apkg")
-      ? AnkiPackage().deck(fromPackage: bytes) : DeckText.read(String(decoding: bytes, as: UTF8.self), name: name)
+      ? AnkiPackage().deck(fromPackage: bytes)
+      : DeckText.read(String(decoding: bytes, as: UTF8.self), name: name)
   }
 
   @Test func filesWrittenByAnkisToolsReadAsTheirNotes() throws {
@@ -60,7 +61,7 @@ import Testing
         #expect(got.isCloze == note.cloze, "\(name)")
         #expect(got.deck == note.deck, "\(name)")
       }
-      let cards = deck.notes.flatMap(DeckText.cards(of:))
+      let cards = deck.notes.flatMap { DeckText.cards(of: $0).cards }
       #expect(cards.count == want.notes.count + 1, "\(name): a card a note, two for the cloze note")
     }
   }
