@@ -48,7 +48,7 @@ enum DeckTargets {
   @Sendable static func markdown(_ bytes: [UInt8]) { text(bytes, name: "deck.md") }
 
   @Sendable static func package(_ bytes: [UInt8]) {
-    switch AnkiPackage().deck(fromPackage: bytes) {
+    switch AnkiPackage().deck(fromPackage: bytes, interruption: .never) {
     case .success(let deck):
       require(!deck.notes.isEmpty, "a package read with no notes")
       for note in deck.notes { checkCards(of: note) }

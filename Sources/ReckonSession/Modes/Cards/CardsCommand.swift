@@ -202,7 +202,7 @@ struct CardsCommand: Command {
   }
 
   /// Reads a deck file and saves its cards in one write: all of it, or nothing. Ctrl-C
-  /// (`state.interruption`) stops the making and the saving of the cards, and nothing is
+  /// (`state.interruption`) stops the reading and the making of the cards, and nothing is
   /// saved; what the cards take is bounded (`cards(of:)`).
   static func load(_ path: String, in state: inout SessionState) -> Reply {
     let bytes: [UInt8]
@@ -219,13 +219,14 @@ struct CardsCommand: Command {
       guard let packages = state.packages else {
         return Reply([.warning("\(path): this session cannot read Anki packages")])
       }
-      read = packages.deck(fromPackage: bytes)
+      read = packages.deck(fromPackage: bytes, interruption: interruption)
     } else {
       read = DeckText.read(String(decoding: bytes, as: UTF8.self), name: path)
     }
     var deck: DeckText
     switch read {
     case .success(let read): deck = read
+    case .failure(let error) where error == .interrupted: return interrupted(path)
     case .failure(let error): return Reply([.warning("\(path): \(error.message)")])
     }
     let base = String(path.split(separator: "/").last ?? Substring(path))
