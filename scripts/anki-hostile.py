@@ -21,8 +21,8 @@ With --many, also many-notes.apkg: a collection Anki could have written, of 100,
 (45 MB), whose reading is long enough to be stopped with Ctrl-C (bench/hostile).
 
 With --small, the same shapes at a size for the fuzzer's seeds and regressions (a few KB):
-the views, triggers and bombs are as they are, the collections hold few notes and the
-texts are short.
+the views and triggers are as they are, the collections hold few notes, the bombs repeat
+their field 2,000 times (still past what a card may make) and the texts are short.
 
   python3 scripts/anki-hostile.py [--small] [--many] OUTDIR
 """
@@ -203,18 +203,20 @@ package("generated.apkg", lambda p: legacy(p, ONE, script=GENERATED))
 # every card is quadratic. 11,000 notes: 3.9 MB (a handful with --small).
 count = 200 if small else 11_000
 package("no-index.apkg", lambda p: legacy(
-    p, [([f"front {i} " + "f" * 60, f"back {i} " + "b" * 60], MODEL) for i in range(count)],
+    p, [([f"front {i} " + "f" * (10 if small else 60), f"back {i} " + "b" * (10 if small else 60)], MODEL)
+        for i in range(count)],
     cards=[(i, o) for i in range(count) for o in range(2)], script="DROP INDEX ix_cards_nid;"))
 
 # Templates that make a card of gigabytes from a few kilobytes.
-BOMB = model(MODEL, "Basic", ["Front", "Back"], "{{Front}}" * 10_000, "{{FrontSide}}" * 300)
-front = "front text " * (4 if small else 400)
+BOMB = model(MODEL, "Basic", ["Front", "Back"], "{{Front}}" * (2_000 if small else 10_000), "{{FrontSide}}" * 300)
+front = "front text " * (40 if small else 400)
 package("template-bomb.apkg", lambda p: legacy(p, [([front, "back"], MODEL)], models=(BOMB,)))
 BOMB_66K = model(MODEL, "Basic", ["Front", "Back"], "{{Front}}" * 2_000, "{{FrontSide}}<hr id=answer>{{Back}}")
 package("template-bomb-66k.apkg", lambda p: legacy(
     p, [(["x" * (1_000 if small else 48_000), "back"], MODEL)], models=(BOMB_66K,)))
 # Sections never closed: each one's end is looked for to the end of the template.
-SECTIONS = model(MODEL, "Basic", ["Front", "Back"], "{{#Front}}x" * 9_000 + "{{Front}}", "{{Back}}")
+SECTIONS = model(MODEL, "Basic", ["Front", "Back"], "{{#Front}}x" * (2_000 if small else 9_000) + "{{Front}}",
+                 "{{Back}}")
 package("sections.apkg", lambda p: legacy(p, [(["front", "back"], MODEL)], models=(SECTIONS,)))
 if "--many" in sys.argv:
     package("many-notes.apkg", lambda p: legacy(
