@@ -158,18 +158,25 @@ final class Collection {
     try checkSchema()
   }
 
-  /// Runs `body`, which queries the collection, saying why a query was stopped.
-  func reading<T>(_ body: () throws(SQLiteError) -> T) throws(Refusal) -> T {
+  /// Runs `body`, which queries the collection, saying why a query was stopped. (It answers
+  /// nothing, so it is made once: `body` keeps what it reads.)
+  func reading(_ body: () throws(SQLiteError) -> Void) throws(Refusal) {
     do throws(SQLiteError) {
-      return try body()
+      try body()
     } catch {
-      if let stopped, error.is(.interrupt) { throw stopped }
-      if bytesLeft < 0 { throw .tooMuchText }
-      if error.is(.tooBig) {
-        throw .because("it holds a value larger than the \(DeckText.describe(bytes: 32 << 20)) Reckon reads")
-      }
-      throw .sqlite(error)
+      throw refusal(for: error)
     }
+  }
+
+  /// Why a query failed, in the collection's terms.
+  @inline(never)
+  private func refusal(for error: SQLiteError) -> Refusal {
+    if let stopped, error.is(.interrupt) { return stopped }
+    if bytesLeft < 0 { return .tooMuchText }
+    if error.is(.tooBig) {
+      return .because("it holds a value larger than the \(DeckText.describe(bytes: 32 << 20)) Reckon reads")
+    }
+    return .sqlite(error)
   }
 
   /// Counts text read against the collection's size: past it, a query stops.
@@ -195,9 +202,10 @@ final class Collection {
   private func checkSchema() throws(Refusal) {
     // Reading the schema parses every statement in it, within the limits. (SQLite's names
     // are the same whatever their case, in ASCII.)
-    let objects = try reading {
+    var objects: [(type: String, name: String, table: String, sql: String)] = []
+    try reading {
       () throws(SQLiteError) in
-      try db.all(
+      objects = try db.all(
         """
         SELECT type, name, tbl_name, sql FROM sqlite_master
         WHERE lower(name) IN ('notes', 'cards', 'col', 'notetypes', 'fields', 'templates', 'decks')
@@ -219,16 +227,17 @@ final class Collection {
       guard object.type == "table" else {
         throw .because("its \(name) is a \(object.type), not a table (Anki writes tables)")
       }
-      let words = object.sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).prefix(2)
-      guard words.map({ $0.uppercased() }) == ["CREATE", "TABLE"] else {
+      // (SQLite keeps one space after the statement's first two words.)
+      guard object.sql.uppercased().hasPrefix("CREATE TABLE ") else {
         throw .because("its \(name) is a virtual table (Anki writes plain tables)")
       }
       if let trigger = objects.first(where: { $0.type == "trigger" && $0.table == name }) {
         throw .because("it has a trigger on \(name), \(trigger.name) (Anki writes none)")
       }
-      let generated = try reading {
+      var generated = 0
+      try reading {
         () throws(SQLiteError) in
-        try db.value("SELECT count(*) FROM pragma_table_xinfo(?) WHERE hidden = 2", name, as: Int.self) ?? 0
+        generated = try db.value("SELECT count(*) FROM pragma_table_xinfo(?) WHERE hidden = 2", name, as: Int.self) ?? 0
       }
       if generated > 0 {
         throw .because(
@@ -246,7 +255,7 @@ final class Collection {
     let decks = isModern ? try deckNames() : try legacyDeckNames()
     var notes: [AnkiNotes.Note] = []
     var byID: [Int64: Int] = [:]
-    try reading({
+    try reading {
       () throws(SQLiteError) in
       let statement = try db.cached("SELECT id, guid, mid, tags, flds FROM notes ORDER BY id LIMIT ?")
       try statement.bind(DeckText.maxNotes + 1)
@@ -261,7 +270,7 @@ final class Collection {
             tags: try take(row[3] as String).split(separator: " ").map(String.init), deck: nil))
         return true
       }
-    })
+    }
     // Each note's deck is its first card's: the cards read once, the lowest ordinal of each
     // note kept.
     var first: [Int: (ord: Int64, deck: Int64)] = [:]
@@ -279,56 +288,50 @@ final class Collection {
     return (types, notes)
   }
 
-  /// Rows of `sql` (which ends `LIMIT ?`), at most `maxRows`; more is refused as `what`.
-  private func rows<T>(
-    _ sql: String, _ what: String, _ row: (Row) throws(SQLiteError) -> T
-  ) throws(Refusal) -> [T] {
-    let rows = try reading({ () throws(SQLiteError) in try db.all(sql, Collection.maxRows + 1, row: row) })
-    guard rows.count <= Collection.maxRows else {
+  /// Calls `row` with each row of `sql` (which ends `LIMIT ?`), at most `maxRows`; more is
+  /// refused as `what`.
+  private func forEachRow(_ sql: String, _ what: String, _ row: (Row) throws(SQLiteError) -> Void) throws(Refusal) {
+    var count = 0
+    try reading {
+      () throws(SQLiteError) in
+      let statement = try db.cached(sql)
+      try statement.bind(Collection.maxRows + 1)
+      try statement.forEachRow { (read) throws(SQLiteError) in
+        count += 1
+        if count <= Collection.maxRows { try row(read) }
+        return true
+      }
+    }
+    guard count <= Collection.maxRows else {
       throw .because("it has more than \(Collection.maxRows.grouped) \(what) (Reckon reads at most that many)")
     }
-    return rows
   }
 
   // MARK: Anki 2.1.50 on: note types, fields and templates in tables
 
   private func noteTypes() throws(Refusal) -> [Int64: AnkiNotes.NoteType] {
-    var fields: [Int64: [(ord: Int64, name: String)]] = [:]
-    for field in try rows(
-      "SELECT ntid, ord, name FROM fields LIMIT ?", "fields",
-      {
-        (row) throws(SQLiteError) in
-        (id: try row[0] as Int64, ord: try row[1] as Int64, name: try take(row[2] as String))
-      })
-    {
-      fields[field.id, default: []].append((field.ord, field.name))
+    // Each note type's fields in order, and its first card's template (the lowest ordinal):
+    // SQLite sorts them (without an index, once), so they are taken as they come.
+    var fields: [Int64: [String]] = [:]
+    try forEachRow("SELECT ntid, name FROM fields ORDER BY ntid, ord LIMIT ?", "fields") {
+      (row) throws(SQLiteError) in fields[try row[0] as Int64, default: []].append(try take(row[1] as String))
     }
-    // A note type's first card: the template of the lowest ordinal.
-    var templates: [Int64: (ord: Int64, config: [UInt8])] = [:]
-    for template in try rows(
-      "SELECT ntid, ord, config FROM templates LIMIT ?", "templates",
-      {
-        (row) throws(SQLiteError) in
-        (id: try row[0] as Int64, ord: try row[1] as Int64, config: try take(row[2] as Blob))
-      }) where templates[template.id].map({ $0.ord > template.ord }) ?? true
-    {
-      templates[template.id] = (template.ord, template.config)
+    var templates: [Int64: [UInt8]] = [:]
+    try forEachRow("SELECT ntid, config FROM templates ORDER BY ntid, ord LIMIT ?", "templates") {
+      (row) throws(SQLiteError) in
+      let id: Int64 = try row[0]
+      if templates[id] == nil { templates[id] = try take(row[1] as Blob) }
     }
     var types: [Int64: AnkiNotes.NoteType] = [:]
-    for type in try rows(
-      "SELECT id, name, config FROM notetypes LIMIT ?", "note types",
-      {
-        (row) throws(SQLiteError) in
-        (id: try row[0] as Int64, name: try take(row[1] as String), config: try take(row[2] as Blob))
-      })
-    {
+    try forEachRow("SELECT id, name, config FROM notetypes LIMIT ?", "note types") {
+      (row) throws(SQLiteError) in
+      let id: Int64 = try row[0]
       // NotetypeConfig's field 1 is its kind (1: cloze); a template's 1 and 2 are its
       // question and answer formats (Anki's protocol buffers).
-      let kind = Protobuf.varint(1, in: type.config) ?? 0
-      let first = templates[type.id]?.config ?? []
-      types[type.id] = AnkiNotes.NoteType(
-        name: type.name, isCloze: kind == 1,
-        fields: (fields[type.id] ?? []).sorted { $0.ord < $1.ord }.map(\.name),
+      let kind = Protobuf.varint(1, in: try take(row[2] as Blob)) ?? 0
+      let first = templates[id] ?? []
+      types[id] = AnkiNotes.NoteType(
+        name: try take(row[1] as String), isCloze: kind == 1, fields: fields[id] ?? [],
         question: Protobuf.string(1, in: first) ?? "", answer: Protobuf.string(2, in: first) ?? "")
     }
     return types
@@ -337,13 +340,10 @@ final class Collection {
   /// Deck names, their levels joined by `::` as Anki shows them (kept with 0x1F between).
   private func deckNames() throws(Refusal) -> [Int64: String] {
     var names: [Int64: String] = [:]
-    for deck in try rows(
-      "SELECT id, name FROM decks LIMIT ?", "decks",
-      {
-        (row) throws(SQLiteError) in (id: try row[0] as Int64, name: try take(row[1] as String))
-      })
-    {
-      names[deck.id] = deck.name.split(separator: "\u{1F}", omittingEmptySubsequences: false).joined(separator: "::")
+    try forEachRow("SELECT id, name FROM decks LIMIT ?", "decks") { (row) throws(SQLiteError) in
+      names[try row[0] as Int64] = try take(row[1] as String).split(
+        separator: "\u{1F}", omittingEmptySubsequences: false
+      ).joined(separator: "::")
     }
     return names
   }
@@ -351,10 +351,10 @@ final class Collection {
   // MARK: Older collections: note types and decks as JSON
 
   private func legacyJSON(_ column: String) throws(Refusal) -> JSON {
-    let text = try reading {
-      () throws(SQLiteError) -> String in
-      guard let text = try db.value("SELECT \(column) FROM col LIMIT 1", as: String.self) else { return "{}" }
-      return try take(text)
+    var text = "{}"
+    try reading {
+      () throws(SQLiteError) in
+      if let value = try db.value("SELECT \(column) FROM col LIMIT 1", as: String.self) { text = try take(value) }
     }
     guard case .success(let json) = JSON.parse(text, maxValues: 1_000_000) else {
       throw .because("its \(column) are not JSON")
