@@ -164,10 +164,11 @@ public struct SessionState: Sendable {
 
   /// Saves one setting of the profile (only that one: another Reckon may have changed the
   /// others). A failure becomes one notice; `what` names what was not saved.
+  @inline(never)
   mutating func saveSetting(_ key: String, what: String = "the setting applies now but could not be saved") {
     guard let value = settings.stored[key] else { return }
     let (profile, now) = (profile, clock.nowMilliseconds())
-    save("settings", failure: what) { store throws(StoreError) in
+    attempt("settings", failure: what) { store throws(StoreError) in
       try store.saveSetting(key, value: value, profile: profile, at: now)
     }
   }
@@ -183,11 +184,28 @@ public struct SessionState: Sendable {
   /// that fails (a full disk) is kept, in memory, and tried again first at each later save
   /// and at the end, so what was acknowledged on screen is saved once saving works; the user
   /// hears once that `failure` (`progress is not being saved`), and again when it works.
-  @discardableResult
+  @discardableResult @inline(never)
   public mutating func save<Request: StoreWrite>(
     _ request: Request, failure: String = "progress is not being saved"
   ) -> Request.Answer? {
-    save("progress", failure: failure) { store throws(StoreError) in try store.write(request) }
+    let answer = SavedAnswer<Request.Answer>()
+    let error = attempt("progress", failure: failure, keep: true) { store throws(StoreError) in
+      answer.value = try store.write(request)
+    }
+    return error == nil ? answer.value : nil
+  }
+
+  /// Saves a write that the user is told about at once when it fails (a deck's load:
+  /// "nothing of it was loaded"), after the kept writes: what it answered, or why it failed.
+  /// It is not kept: tried again later, it would stop every save after it (a deck too large
+  /// for the disk) and save what the user was told was not.
+  public mutating func saveOnce<Request: StoreWrite>(_ request: Request) -> Result<Request.Answer, StoreError> {
+    let answer = SavedAnswer<Request.Answer>()
+    let error = attempt("progress", failure: "", keep: false) { store throws(StoreError) in
+      answer.value = try store.write(request)
+    }
+    guard let value = answer.value, error == nil else { return .failure(error ?? StoreError("nothing was saved")) }
+    return .success(value)
   }
 
   /// Reads what a mode keeps: `request.nothingSaved` when there is no store. A failure is
@@ -200,21 +218,25 @@ public struct SessionState: Sendable {
   /// Every save goes through here: the writes kept from earlier failures first, then this
   /// one. A failure keeps the write for the next save and is one notice per kind
   /// (`settings`, `progress`), and the session goes on; once saving works again, a notice
-  /// says what was kept and is now saved. Returns what the write returned, nil if it failed.
+  /// says what was kept and is now saved. Returns why it failed, nil when it was saved. A
+  /// write that is not to be `keep`t is said by the caller, not here. (It takes writes that
+  /// answer nothing, so it is made once, not once for each kind of request: `save` hands it
+  /// one that puts its answer in a `SavedAnswer`.)
   @discardableResult
-  private mutating func save<T>(
-    _ kind: String, failure: String, _ write: @escaping @Sendable (any Store) throws(StoreError) -> T
-  ) -> T? {
-    guard let store else { return nil }
+  private mutating func attempt(
+    _ kind: String, failure: String, keep: Bool = true,
+    _ write: @escaping @Sendable (any Store) throws(StoreError) -> Void
+  ) -> StoreError? {
+    guard let store else { return StoreError("there is nowhere to save it") }
     prepareStore()
     let kept = unsaved.count
     droppedKept = 0
     do {
       try saveKept(in: store)
-      let saved = try write(store)
+      try write(store)
       failedToSave.removeAll()
       if kept - droppedKept > 0 { notices.append(.note(SessionState.keptNowSaved(kept - droppedKept))) }
-      return saved
+      return nil
     } catch {
       // Kept writes that went through before one failed.
       let savedKept = kept - unsaved.count - droppedKept
@@ -222,9 +244,10 @@ public struct SessionState: Sendable {
       if error.isLasting {
         // No later try would save it (a mistake in the program, not the disk): kept, it
         // would stop every save after it.
-        SessionState.noteLasting(error, failure: failure, in: &notices, said: &failedToSave)
-        return nil
+        if keep { SessionState.noteLasting(error, failure: failure, in: &notices, said: &failedToSave) }
+        return error
       }
+      guard keep else { return error }
       if unsaved.count >= SessionState.maxUnsaved {
         unsaved.removeFirst()
         if failedToSave.insert("dropped").inserted {
@@ -234,11 +257,11 @@ public struct SessionState: Sendable {
                 + "is dropped for each new one"))
         }
       }
-      unsaved.append { store in _ = try write(store) }
+      unsaved.append { store in try write(store) }
       if failedToSave.insert(kind).inserted && !error.isKnown {
         notices.append(.warning("\(failure): \(error.message) (Reckon keeps it and tries again with each save)"))
       }
-      return nil
+      return error
     }
   }
 
@@ -300,4 +323,10 @@ extension SessionState {
 
   /// Whether the profile's settings have been read.
   var hasReadSettings: Bool { settingsAreRead }
+}
+
+/// What a write answered, filled in by the write `SessionState.save` hands on (now, or when
+/// a kept write is tried again: on the session's thread either way).
+final class SavedAnswer<T>: @unchecked Sendable {
+  var value: T?
 }

@@ -571,6 +571,13 @@ public final class SQLiteStore: Store, Sendable {
       if case .failure(let error) = outcome, try salvage(&state, because: error) {
         outcome = try writeOnce(&state, body)
       }
+      if case .failure(let error) = outcome, SQLiteStore.isOutOfSpace(error), case .open(let connection) = state {
+        // What the failed transaction wrote stays in the -wal (a rollback does not shrink
+        // it), holding the space it took until Reckon ends, so every later save fails too:
+        // the -wal is checkpointed and cut to nothing at once (when no other Reckon is
+        // reading), and the profile is as it was before the write, its files included.
+        _ = try? connection.db.checkpoint(.truncate)
+      }
       return try outcome.mapError { StoreError(SQLiteStore.describe($0), isLasting: SQLiteStore.isLasting($0)) }.get()
     }
     if let checkpoint { checkpointInBackground(checkpoint) }
@@ -766,6 +773,12 @@ public final class SQLiteStore: Store, Sendable {
   /// (SQLITE_ERROR on a database migrated for it, a constraint, a type), not the file.
   static func isLasting(_ error: SQLiteError) -> Bool {
     [.error, .constraint, .mismatch, .misuse, .range, .tooBig].contains { error.is($0) }
+  }
+
+  /// Whether a write failed for want of space: a full disk, or the file size limit.
+  static func isOutOfSpace(_ error: SQLiteError) -> Bool {
+    error.is(.full) || error.systemErrno == ENOSPC || error.systemErrno == EFBIG
+      || (error.is(.ioError) && fileSizeLimitIsNear)
   }
 
   static func describe(_ error: SQLiteError) -> String {

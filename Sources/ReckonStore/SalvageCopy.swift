@@ -336,30 +336,62 @@ extension SQLiteStore {
 
   /// Every row names a profile, and some a row of another table (a bill's lines their bill):
   /// a row whose parent was lost makes it again where its mode says how
-  /// (`ModeTables.salvageRepairs`), and a profile comes back, created at 0, when some profiles
-  /// could not be read and the name is one a profile can have (letters, digits, `-`, `_`,
-  /// `.`). Where the profiles were read whole, a row that names one there is none of had a
-  /// byte of its name damaged. A row still without its parent is left out; how many, by table.
+  /// (`ModeTables.salvageRepairs`), and a profile comes back, created at 0, when the name is
+  /// one a profile can have (letters, digits, `-`, `_`, `.`) and some profiles could not be
+  /// read or more than one row names it. Otherwise a row that names a profile there is none
+  /// of had a byte of its name damaged. A row still without its parent is left out, and so is
+  /// a profile that no row names whose name no profile can have (its own bytes damaged); how
+  /// many, by table.
   static func keepRowsWithParents(_ db: Database, modes: [any ModeTables.Type], profilesWhole: Bool)
     throws(SQLiteError) -> [String: Int]
   {
     for repair in modes.flatMap({ $0.salvageRepairs }) { try db.execute(repair) }
     let tables = try freshTables(db)
-    if !profilesWhole {
+    // The names rows give as their profile that no profile has, and how many rows give each.
+    var named: [[UInt8]: Int] = [:]
+    for table in tables where table != "profile" {
+      guard try columnNames(of: table, in: "main", db).contains("profile") else { continue }
+      let names = try db.all(
+        """
+        SELECT profile, count(*) FROM main.\(quoted(table))
+        WHERE profile NOT IN (SELECT name FROM main.profile) GROUP BY profile
+        """
+      ) { (row) throws(SQLiteError) in (try row[0] as DatabaseValue, try row[1] as Int) }
+      for case (.text(let bytes), let count) in names { named[bytes, default: 0] += count }
+    }
+    // A name a profile can have comes back where some profiles could not be read, or where
+    // more than one row gives it (the profile's own row had a byte of its name damaged: one
+    // row's name damaged is one row).
+    for (bytes, count) in named where !profilesWhole || count > 1 {
+      let name = String(decoding: bytes, as: UTF8.self)
+      guard Array(name.utf8) == bytes, Profiles.problem(with: name) == nil else { continue }
+      try db.run("INSERT OR IGNORE INTO main.profile (name, createdAt) VALUES (?, 0)", name)
+    }
+    // A profile no row names whose name no profile can have is its own row, damaged.
+    let unnamed = try db.all("SELECT rowid, name FROM main.profile") { (row) throws(SQLiteError) in
+      (try row[0] as Int64, try row[1] as DatabaseValue)
+    }
+    var garbledProfiles = 0
+    for (rowid, name) in unnamed {
+      if case .text(let bytes) = name, String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes),
+        Profiles.problem(with: String(decoding: bytes, as: UTF8.self)) == nil
+      {
+        continue
+      }
+      var used = false
       for table in tables where table != "profile" {
         guard try columnNames(of: table, in: "main", db).contains("profile") else { continue }
-        let names = try db.all(
-          "SELECT DISTINCT profile FROM main.\(quoted(table)) WHERE profile NOT IN (SELECT name FROM main.profile)"
-        ) { (row) throws(SQLiteError) in try row[0] as DatabaseValue }
-        for case .text(let bytes) in names {
-          let name = String(decoding: bytes, as: UTF8.self)
-          guard Array(name.utf8) == bytes, Profiles.problem(with: name) == nil else { continue }
-          try db.run("INSERT OR IGNORE INTO main.profile (name, createdAt) VALUES (?, 0)", name)
+        if try db.value("SELECT 1 FROM main.\(quoted(table)) WHERE profile = ? LIMIT 1", name, as: Int.self) != nil {
+          used = true
+          break
         }
       }
+      guard !used else { continue }
+      try db.run("DELETE FROM main.profile WHERE rowid = ?", rowid)
+      garbledProfiles += db.changes
     }
     // What is still without its parent, until nothing is (a row left out may be a parent).
-    var garbled: [String: Int] = [:]
+    var garbled: [String: Int] = garbledProfiles > 0 ? ["profile": garbledProfiles] : [:]
     while true {
       let orphans = try db.all("SELECT \"table\", rowid FROM pragma_foreign_key_check") {
         (row) throws(SQLiteError) in (try row[0] as String, try row[1] as Int64?)

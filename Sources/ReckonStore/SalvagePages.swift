@@ -530,7 +530,7 @@ extension String {
 /// table, an entry made of its own values (`entry`). (Swift's `Hasher`: the same within one
 /// process, which is all a salvage needs.)
 enum SalvageHash {
-  static func of(_ values: some Collection<DatabaseValue>, rowid: Int64) -> Int {
+  static func of(_ values: some Swift.Collection<DatabaseValue>, rowid: Int64) -> Int {
     var hasher = Hasher()
     hasher.combine(values.count)
     for value in values {

@@ -73,9 +73,11 @@ public final class Database {
   /// reading a file that came inside another (an Anki package's collection) without writing it
   /// to disk. Such a file may have been made to do harm, so the connection is defensive
   /// (`SQLITE_DBCONFIG_DEFENSIVE`), trusts no function or view in its schema, and checks
-  /// every cell's size as it reads.
-  public static func reading(bytes: [UInt8]) throws(SQLiteError) -> Database {
+  /// every cell's size as it reads; `limits` are set before its schema is first read (a
+  /// schema statement longer or deeper than they allow makes every statement fail).
+  public static func reading(bytes: [UInt8], limits: [(Limit, Int32)] = []) throws(SQLiteError) -> Database {
     let db = try Database(":memory:")
+    for (limit, value) in limits { db.setLimit(limit, value) }
     guard let copy = sqlite3_malloc64(UInt64(max(bytes.count, 1))) else {
       throw SQLiteError(code: ResultCode(SQLITE_NOMEM), message: "out of memory")
     }
@@ -102,6 +104,43 @@ public final class Database {
     cache.removeAll()  // finalizes them: a connection closes once its statements are gone
     sqlite3_close_v2(handle)
   }
+
+  // MARK: Limits
+
+  /// One of SQLite's limits on what a statement on this connection may make or hold
+  /// (`sqlite3_limit`): set low for a file that may have been made to do harm, so that it
+  /// fails with SQLite's error rather than taking the memory or the time.
+  public struct Limit: Sendable {
+    let id: Int32
+    /// The longest string or blob, and the longest row, in bytes ("string or blob too big").
+    public static let length = Limit(id: SQLITE_LIMIT_LENGTH)
+    /// The longest SQL statement, in bytes: the schema's statements too.
+    public static let sqlLength = Limit(id: SQLITE_LIMIT_SQL_LENGTH)
+    /// The deepest expression tree, the schema's too.
+    public static let expressionDepth = Limit(id: SQLITE_LIMIT_EXPR_DEPTH)
+    /// The most terms of a compound SELECT (`UNION`, …).
+    public static let compoundSelect = Limit(id: SQLITE_LIMIT_COMPOUND_SELECT)
+    /// The most instructions of one prepared statement.
+    public static let programLength = Limit(id: SQLITE_LIMIT_VDBE_OP)
+    /// The most arguments of a function.
+    public static let functionArguments = Limit(id: SQLITE_LIMIT_FUNCTION_ARG)
+    /// The most databases attached.
+    public static let attached = Limit(id: SQLITE_LIMIT_ATTACHED)
+    /// The longest pattern of `LIKE` or `GLOB`.
+    public static let patternLength = Limit(id: SQLITE_LIMIT_LIKE_PATTERN_LENGTH)
+    /// The deepest recursion of triggers.
+    public static let triggerDepth = Limit(id: SQLITE_LIMIT_TRIGGER_DEPTH)
+    /// The most threads a sort may use besides the caller's.
+    public static let workerThreads = Limit(id: SQLITE_LIMIT_WORKER_THREADS)
+  }
+
+  /// Sets a limit for this connection (SQLite lowers a value above its compiled maximum to
+  /// it); returns the value it had.
+  @discardableResult
+  public func setLimit(_ limit: Limit, _ value: Int32) -> Int32 { sqlite3_limit(handle, limit.id, value) }
+
+  /// A limit's value on this connection.
+  public func limit(_ limit: Limit) -> Int32 { sqlite3_limit(handle, limit.id, -1) }
 
   // MARK: Progress
 

@@ -102,6 +102,11 @@ enum ReckonCommand {
       case .success(let report): show(report, from: path, batch: batch, runner: &runner)
       }
     }
+    // At the prompt Ctrl-C stops a deck being read (an endless or huge package), as it stops
+    // a line's work; nothing of the deck is then loaded, and Reckon ends.
+    if !batch && !options.deckFiles.isEmpty {
+      session.state.interruption = Interruption { LineEditor.interruptRequested }
+    }
     for path in options.deckFiles {
       let (reply, loaded) = session.state.useDeck(from: path)
       if batch || !loaded {

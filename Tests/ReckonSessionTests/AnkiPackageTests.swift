@@ -39,7 +39,8 @@ import Testing
   static func read(_ name: String, in folder: URL) throws -> Result<DeckText, FileError> {
     let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
     return name.hasSuffix(".apkg")
-      ? AnkiPackage().deck(fromPackage: bytes) : DeckText.read(String(decoding: bytes, as: UTF8.self), name: name)
+      ? AnkiPackage().deck(fromPackage: bytes, interruption: .never)
+      : DeckText.read(String(decoding: bytes, as: UTF8.self), name: name)
   }
 
   @Test func filesWrittenByAnkisToolsReadAsTheirNotes() throws {
@@ -60,7 +61,7 @@ import Testing
         #expect(got.isCloze == note.cloze, "\(name)")
         #expect(got.deck == note.deck, "\(name)")
       }
-      let cards = deck.notes.flatMap(DeckText.cards(of:))
+      let cards = deck.notes.flatMap { DeckText.cards(of: $0).cards }
       #expect(cards.count == want.notes.count + 1, "\(name): a card a note, two for the cloze note")
     }
   }
@@ -163,7 +164,7 @@ import Testing
     let good = [UInt8](try Data(contentsOf: folder.appendingPathComponent("genanki.apkg")))
     let reader = AnkiPackage()
     func refusal(_ bytes: [UInt8]) -> String? {
-      if case .failure(let error) = reader.deck(fromPackage: bytes) { return error.message }
+      if case .failure(let error) = reader.deck(fromPackage: bytes, interruption: .never) { return error.message }
       return nil
     }
     #expect(refusal([]) == "it is not a zip archive (too short)")
@@ -187,6 +188,25 @@ import Testing
     let size = 300 << 20
     for i in 0..<4 { bomb[directory + 24 + i] = UInt8(size >> (8 * i) & 0xFF) }
     #expect(refusal(bomb) == "collection.anki2 is 300 MiB, more than the 256 MiB Reckon reads")
+  }
+
+  /// CRC-32 eight bytes at a time is the standard's: the check value of "123456789", and a
+  /// byte at a time (the definition) over every length up to 64 and a megabyte.
+  @Test func crc32IsTheStandardOne() {
+    func reference(_ bytes: [UInt8]) -> UInt32 {
+      var crc: UInt32 = 0xFFFF_FFFF
+      for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+      }
+      return crc ^ 0xFFFF_FFFF
+    }
+    #expect(Zip.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
+    #expect(Zip.crc32([]) == 0)
+    let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+    for length in Array(0...64) + [1 << 20] {
+      #expect(Zip.crc32(Array(bytes.prefix(length))) == reference(Array(bytes.prefix(length))), "\(length)")
+    }
   }
 
   /// A stored (uncompressed) zip of the given entries, written here byte by byte.

@@ -33,6 +33,14 @@ import Testing
     }
   }
 
+  /// The errors of a reply, by their messages.
+  static func errors(_ reply: Reply) -> [String] {
+    reply.outputs.compactMap { output in
+      guard case .error(let diagnostic, _) = output else { return nil }
+      return diagnostic.message
+    }
+  }
+
   @Test func aDeckIsLoadedReviewedAndKept() throws {
     let store = SQLiteStore.inMemory()
     let clock = ManualClock()

@@ -39,7 +39,7 @@ import Testing
     let cloze = deck.notes[1]
     #expect(cloze.isCloze)
     #expect(
-      DeckText.cards(of: cloze) == [
+      DeckText.cards(of: cloze).cards == [
         .init(question: "[…] is the capital of Australia.", answer: "Canberra", ordinal: 1),
         .init(question: "Canberra is the capital of [a country].", answer: "Australia", ordinal: 2),
       ])

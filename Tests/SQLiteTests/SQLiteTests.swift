@@ -392,6 +392,49 @@ func milliseconds() -> Int64 {
     #expect(calls.withLock { $0 } < 51)
   }
 
+  /// A connection's limits bound what its statements make and what schema it reads: a
+  /// value past the length limit fails ("too big"), and a file whose schema holds a statement
+  /// longer or deeper than allowed cannot be queried at all.
+  @Test func limitsBoundValuesAndTheSchema() throws {
+    let folder = Folder()
+    let path = folder.path + "/limits.sqlite"
+    let writer = try Database(path)
+    try writer.execute(
+      "CREATE TABLE t (x TEXT); INSERT INTO t VALUES ('hello'); CREATE VIEW deep AS SELECT "
+        + Array(repeating: "1", count: 200).joined(separator: " + ") + " AS x")
+    let bytes = try Self.fileBytes(path)
+    // Within the limits, the view's 200 terms (an expression 200 deep) cannot be read.
+    let strict = try Database.reading(bytes: bytes, limits: [(.length, 1000), (.expressionDepth, 100)])
+    #expect(strict.limit(.length) == 1000)
+    let deep = #expect(throws: SQLiteError.self) { try strict.value("SELECT x FROM t", as: String.self) }
+    #expect(deep?.message.hasPrefix("malformed database schema (deep)") == true, "\(deep?.message ?? "")")
+    // The same file with room for the view: a value longer than 1,000 bytes is too big.
+    let loose = try Database.reading(bytes: bytes, limits: [(.length, 1000)])
+    #expect(try loose.value("SELECT x FROM t", as: String.self) == "hello")
+    #expect(try loose.value("SELECT length(zeroblob(1000))", as: Int.self) == 1000)
+    let tooBig = #expect(throws: SQLiteError.self) { try loose.value("SELECT zeroblob(1001)", as: Blob.self) }
+    #expect(tooBig?.is(.tooBig) == true)
+    // A statement longer than the SQL limit is refused before it runs.
+    loose.setLimit(.sqlLength, 100)
+    let long = #expect(throws: SQLiteError.self) {
+      try loose.value("SELECT '" + String(repeating: "x", count: 200) + "'", as: String.self)
+    }
+    #expect(long?.is(.tooBig) == true)
+  }
+
+  static func fileBytes(_ path: String) throws -> [UInt8] {
+    guard let file = fopen(path, "rb") else { throw SQLiteError(code: .cantOpen, message: "cannot open \(path)") }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = fread(&buffer, 1, buffer.count, file)
+      if count <= 0 { break }
+      bytes += buffer[0..<count]
+    }
+    return bytes
+  }
+
   /// data_version changes when another connection commits, not for the connection's own
   /// commits; and a connection that skips the checkpoint on close leaves the WAL as it was.
   @Test func dataVersionAndNoCheckpointOnClose() throws {

@@ -1,3 +1,4 @@
+import ReckonCore
 import ReckonSession
 import ReckonStore
 
@@ -16,14 +17,29 @@ enum DeckTargets {
         require(!skip.reason.isEmpty, "a skip without a reason")
       }
       for note in deck.notes {
-        require(!note.front.isEmpty, "a note with an empty front")
-        let cards = DeckText.cards(of: note)
-        require(!cards.isEmpty, "a note with no card")
-        require(note.isCloze || cards.count == 1, "a basic note with \(cards.count) cards")
         require(note.line >= 1 && note.line <= lines, "a note at line \(note.line) of \(lines)")
+        checkCards(of: note)
       }
     case .failure(let failure):
       require(!failure.message.isEmpty, "a failure without a message")
+    }
+  }
+
+  /// A note kept has a front and at least one card, within the bounds: each side of at most
+  /// `DeckText.maxSideBytes`, the cards together within `DeckText.maxNoteBytes`.
+  static func checkCards(of note: DeckText.Note) {
+    require(!note.front.isEmpty, "a note with an empty front")
+    require(note.front.utf8.count <= DeckText.maxSideBytes, "a front of \(note.front.utf8.count) bytes")
+    require(note.back.utf8.count <= DeckText.maxSideBytes, "a back of \(note.back.utf8.count) bytes")
+    let made = DeckText.cards(of: note)
+    require(!made.cards.isEmpty, "a note with no card")
+    require(note.isCloze || made.cards.count == 1, "a basic note with \(made.cards.count) cards")
+    let bytes = made.cards.reduce(0) {
+      $0 + $1.question.utf8.count + $1.answer.utf8.count + (note.isCloze ? note.front.utf8.count : 0)
+    }
+    require(bytes <= DeckText.maxNoteBytes, "a note's cards take \(bytes) bytes")
+    for card in made.cards {
+      require(card.question.utf8.count <= DeckText.maxSideBytes, "a question of \(card.question.utf8.count) bytes")
     }
   }
 
@@ -32,13 +48,10 @@ enum DeckTargets {
   @Sendable static func markdown(_ bytes: [UInt8]) { text(bytes, name: "deck.md") }
 
   @Sendable static func package(_ bytes: [UInt8]) {
-    switch AnkiPackage().deck(fromPackage: bytes) {
+    switch AnkiPackage().deck(fromPackage: bytes, interruption: .never) {
     case .success(let deck):
       require(!deck.notes.isEmpty, "a package read with no notes")
-      for note in deck.notes {
-        require(!note.front.isEmpty, "a note with an empty front")
-        require(!DeckText.cards(of: note).isEmpty, "a note with no card")
-      }
+      for note in deck.notes { checkCards(of: note) }
     case .failure(let failure):
       require(!failure.message.isEmpty, "a failure without a message")
     }
@@ -51,7 +64,7 @@ enum DeckTargets {
     switch AnkiPackage.deck(fromCollection: &collection, named: "collection.anki2") {
     case .success(let deck):
       require(!deck.notes.isEmpty, "a collection read with no notes")
-      for note in deck.notes { require(!DeckText.cards(of: note).isEmpty, "a note with no card") }
+      for note in deck.notes { checkCards(of: note) }
     case .failure(let failure):
       require(!failure.message.isEmpty, "a failure without a message")
     }

@@ -70,6 +70,19 @@ public struct DeckText: Sendable {
   public static let maxNotes = 100_000
   /// The most fields a row of Anki's plain text keeps (and so the largest column number).
   public static let maxColumns = 64
+  /// The most text a card's question or answer may hold, and a note's front, back (a cloze
+  /// note's text) or tags: 64 KiB. A note with more is left out, and named.
+  public static let maxSideBytes = 64 << 10
+  /// The longest note id (guid) or deck name: 1 KiB (Anki's ids are 10 characters).
+  public static let maxNameBytes = 1 << 10
+  /// The most a note's cards may take together (`cards(of:)`: each card's question and
+  /// answer, and a cloze card's note text): 2 MiB, enough for 500 cloze cards of a note of
+  /// 2 KB. The cards past it are left out (`Cards.leftOut`).
+  public static let maxNoteBytes = 2 << 20
+  /// The most a deck's cards may take in the profile (each card's texts, its deck and note
+  /// twice for the indexes, and 64 bytes for the rest): 64 MiB. The notes past it are left
+  /// out, so loading a deck never adds more than about that much to the database.
+  public static let maxDeckBytes = 64 << 20
 
   /// The deck in `text`, whose file is called `name` (its extension tells CSV and Markdown
   /// from Anki's text when the file has no header lines).
@@ -299,18 +312,47 @@ public struct DeckText: Sendable {
     }
     if note.front.isEmpty { return skip(note.line, "its front is empty") }
     if !note.isCloze && note.back.isEmpty { return skip(note.line, "its back is empty") }
-    if note.isCloze && DeckText.cards(of: note).isEmpty { return skip(note.line, "a cloze note with no {{c1::…}}") }
+    let limit = "a card's side holds at most \(DeckText.maxSideBytes >> 10) KB"
+    for (what, text) in [(note.isCloze ? "text" : "front", note.front), ("back", note.back)]
+    where text.utf8.count > DeckText.maxSideBytes {
+      return skip(note.line, "its \(what) is \(DeckText.describe(bytes: text.utf8.count)): \(limit)")
+    }
+    if note.tags.reduce(0, { $0 + $1.utf8.count + 1 }) > DeckText.maxSideBytes {
+      return skip(note.line, "its tags take more than \(DeckText.maxSideBytes >> 10) KB")
+    }
+    if let guid = note.guid, guid.utf8.count > DeckText.maxNameBytes {
+      return skip(note.line, "its id (guid) is longer than \(DeckText.maxNameBytes.grouped) bytes")
+    }
+    if let deck = note.deck, deck.utf8.count > DeckText.maxNameBytes {
+      return skip(note.line, "its deck's name is longer than \(DeckText.maxNameBytes.grouped) bytes")
+    }
+    if note.isCloze && DeckText.clozes(in: note.front).isEmpty {
+      return skip(note.line, "a cloze note with no {{c1::…}}")
+    }
     notes.append(note)
   }
 
   mutating func skip(_ line: Int, _ reason: String) { skipped.append(Skip(line: line, reason: reason)) }
 
-  /// The cards of a note: one for a basic note (front → back), one per cloze number.
-  public static func cards(of note: Note) -> [Card] {
-    guard note.isCloze else { return [Card(question: note.front, answer: note.back, ordinal: 1)] }
+  /// A note's cards, and how many of them were left out.
+  public struct Cards: Sendable {
+    public var cards: [Card]
+    /// The cloze cards past `DeckText.maxNoteBytes`, not made.
+    public var leftOut: Int
+  }
+
+  /// The cards of a note: one for a basic note (front → back), one per cloze number, in
+  /// order, as long as they take at most `limit` together (a card's question and answer,
+  /// and a cloze card's note text, which it keeps): the rest are counted, not made.
+  public static func cards(of note: Note, limit: Int = DeckText.maxNoteBytes) -> Cards {
+    guard note.isCloze else {
+      return Cards(cards: [Card(question: note.front, answer: note.back, ordinal: 1)], leftOut: 0)
+    }
     let deletions = clozes(in: note.front)
     let numbers = Set(deletions.map(\.number)).sorted()
-    return numbers.map { number in
+    var cards: [Card] = []
+    var bytes = 0
+    for number in numbers {
       var question = ""
       var answer: [String] = []
       var rest = note.front[...]
@@ -325,8 +367,12 @@ public struct DeckText: Sendable {
         rest = note.front[deletion.range.upperBound...]
       }
       question += rest
-      return Card(question: question, answer: answer.joined(separator: ", "), ordinal: number)
+      let card = Card(question: question, answer: answer.joined(separator: ", "), ordinal: number)
+      bytes += card.question.utf8.count + card.answer.utf8.count + note.front.utf8.count
+      guard bytes <= limit else { break }
+      cards.append(card)
     }
+    return Cards(cards: cards, leftOut: numbers.count - cards.count)
   }
 
   struct Cloze {
@@ -374,17 +420,9 @@ public struct DeckText: Sendable {
   /// word "image" for a picture), Anki's `[sound:…]` out, entities decoded, then cleaned.
   public static func plain(html: String) -> String {
     var out = ""
-    var rest = html[...]
-    // What a <script> or <style> element holds is not shown.
-    for element in ["script", "style"] {
-      var kept = ""
-      while let open = rest.range(ofText: "<" + element), let close = rest.range(ofText: "</" + element + ">") {
-        kept += rest[rest.startIndex..<open.lowerBound]
-        rest = rest[max(close.upperBound, open.upperBound)...]
-      }
-      rest = (kept + rest)[...]
-    }
-    while let lt = rest.firstIndex(of: "<") {
+    // (Most fields have no tag, or no sound: a look at the bytes first.)
+    var rest = (html.utf8.contains(UInt8(ascii: "<")) ? withoutScripts(html) : html)[...]
+    while let lt = rest.utf8.firstIndex(of: UInt8(ascii: "<")) {
       out += rest[..<lt]
       guard let gt = rest[lt...].firstIndex(of: ">") else {
         out += rest[lt...]
@@ -398,8 +436,15 @@ public struct DeckText: Sendable {
       rest = rest[rest.index(after: gt)...]
     }
     out += rest
-    while let sound = out.range(ofText: "[sound:"), let end = out[sound.upperBound...].firstIndex(of: "]") {
-      out.removeSubrange(sound.lowerBound...end)
+    // Anki's [sound:…] out, in one pass.
+    if out.utf8.contains(UInt8(ascii: "[")) && out.holds("[sound:") {
+      var kept = ""
+      var text = out[...]
+      while let sound = text.range(ofText: "[sound:"), let end = text[sound.upperBound...].firstIndex(of: "]") {
+        kept += text[text.startIndex..<sound.lowerBound]
+        text = text[text.index(after: end)...]
+      }
+      out = kept + text
     }
     // The line breaks a template puts around a field (`{{FrontSide}}\n\n<hr id=answer>\n\n`)
     // are not part of the text.
@@ -407,6 +452,30 @@ public struct DeckText: Sendable {
     while text.first == "\n" || text.first == " " { text.removeFirst() }
     while text.last == "\n" || text.last == " " { text.removeLast() }
     return String(text)
+  }
+
+  /// HTML without what its `<script>` and `<style>` elements hold (never shown).
+  static func withoutScripts(_ html: String) -> String {
+    guard html.holds("<script") || html.holds("<style") else { return html }
+    var rest = html[...]
+    for element in ["script", "style"] {
+      var kept = ""
+      while let open = rest.range(ofText: "<" + element), let close = rest.range(ofText: "</" + element + ">") {
+        kept += rest[rest.startIndex..<open.lowerBound]
+        rest = rest[max(close.upperBound, open.upperBound)...]
+      }
+      rest = (kept + rest)[...]
+    }
+    return String(rest)
+  }
+
+  /// A size as a message gives it: `3.9 MB`, `120 KB`, `312 bytes`.
+  public static func describe(bytes: Int) -> String {
+    if bytes >= 1 << 20 {
+      let tenths = (bytes * 10 + (1 << 19)) >> 20
+      return "\(tenths / 10).\(tenths % 10) MB"
+    }
+    return bytes >= 1 << 10 ? "\((bytes + 512) >> 10) KB" : "\(bytes) bytes"
   }
 
   static func describe(_ separator: UInt8) -> String {

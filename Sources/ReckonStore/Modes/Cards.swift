@@ -1,3 +1,4 @@
+import ReckonCore
 import ReckonSession
 import SQLite
 
@@ -67,7 +68,10 @@ extension Decks.Load: SQLWrite {
   public func run(in db: Database) throws(SQLiteError) -> Decks.LoadCounts {
     try Tables.ensureProfile(profile, at: at, in: db)
     var counts = Decks.LoadCounts()
-    for card in cards {
+    for (index, card) in cards.enumerated() {
+      if index % 1000 == 999, interruption.isRequested {
+        throw SQLiteError(code: .interrupt, message: "interrupted")
+      }
       let k = card.key
       let saved = try db.first(
         """

@@ -225,7 +225,9 @@ struct CardsCommand: Command {
   }
 
   /// Reads a deck file and saves its cards in one write: all of it, or nothing (and why not:
-  /// the command makes that an error, so a script that loads nothing exits 1).
+  /// the command makes that an error, so a script that loads nothing exits 1). Ctrl-C
+  /// (`state.interruption`) stops the reading and the making of the cards, and nothing is
+  /// saved; what the cards take is bounded (`cards(of:)`).
   static func load(_ path: String, in state: inout SessionState) -> Result<Reply, SessionState.LoadProblem> {
     let bytes: [UInt8]
     // A package may hold its pictures and sounds too: up to 256 MiB (of which only the
@@ -235,12 +237,13 @@ struct CardsCommand: Command {
     case .success(let read): bytes = read
     case .failure(let problem): return .failure(problem)
     }
+    let interruption = state.interruption
     let read: Result<DeckText, FileError>
     if isPackage || bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
       guard let packages = state.packages else {
         return .failure(SessionState.LoadProblem(message: "this session cannot read Anki packages"))
       }
-      read = packages.deck(fromPackage: bytes)
+      read = packages.deck(fromPackage: bytes, interruption: interruption)
     } else {
       // Through TextFile, as every reader: a byte-order mark comes off and CRLF becomes LF.
       switch TextFile.decode(bytes) {
@@ -249,52 +252,28 @@ struct CardsCommand: Command {
         return .failure(SessionState.LoadProblem(message: "line \(bad.line) is not UTF-8 (byte \(bad.byte))"))
       }
     }
-    let deck: DeckText
+    var deck: DeckText
     switch read {
     case .success(let read): deck = read
+    case .failure(let error) where error == .interrupted: return .failure(interrupted)
     case .failure(let error): return .failure(SessionState.LoadProblem(message: error.message))
     }
     let base = String(path.split(separator: "/").last ?? Substring(path))
     let fileDeck = String(base.prefix { $0 != "." }).trimmingSpaces
     let now = state.clock.nowMilliseconds()
-    var cards: [Decks.Card] = []
     var refused: [DeckText.Skip] = []
-    for note in deck.notes {
-      let name = (note.deck?.isEmpty == false ? note.deck! : fileDeck.isEmpty ? "deck" : fileDeck)
-      let key = note.guid ?? "t:" + StableHash.hex(StableHash.of(Folding.key(note.front)))
-      // Schedules a `cards export` wrote: for the cards not here yet. One that cannot be used
-      // is said with its line, and its card starts new.
-      var schedules: [(ordinal: Int, reverse: Bool, schedule: Decks.Schedule)] = []
-      for comment in note.comments {
-        switch CardsExport.schedule(comment.text) {
-        case .card(let ordinal, let reverse, let schedule)?: schedules.append((ordinal, reverse, schedule))
-        case .refused(let reason)?: refused.append(DeckText.Skip(line: comment.line, reason: reason))
-        case nil: break
-        }
-      }
-      let schedule = { (ordinal: Int, reverse: Bool) in
-        schedules.last { $0.ordinal == ordinal && $0.reverse == reverse }?.schedule ?? .new(at: now)
-      }
-      for card in DeckText.cards(of: note) {
-        let tags = note.tags.joined(separator: " ")
-        cards.append(
-          Decks.Card(
-            key: Decks.Key(deck: name, note: key, ordinal: card.ordinal, reverse: false), question: card.question,
-            answer: card.answer, tags: tags, schedule: schedule(card.ordinal, false),
-            cloze: note.isCloze ? note.front : nil))
-        if !note.isCloze {
-          cards.append(
-            Decks.Card(
-              key: Decks.Key(deck: name, note: key, ordinal: card.ordinal, reverse: true), question: card.answer,
-              answer: card.question, tags: tags, schedule: schedule(card.ordinal, true)))
-        }
-      }
-    }
-    state.prepareStore()
     guard
-      let counts = state.save(
-        Decks.Load(profile: state.profile, cards: cards, at: now), failure: "the deck is not saved")
-    else { return .failure(SessionState.LoadProblem(message: "the deck could not be saved")) }
+      let cards = cards(
+        of: &deck, deckName: fileDeck.isEmpty ? "deck" : fileDeck, now: now, interruption, refused: &refused)
+    else { return .failure(interrupted) }
+    state.prepareStore()
+    let counts: Decks.LoadCounts
+    switch state.saveOnce(Decks.Load(profile: state.profile, cards: cards, at: now, interruption: interruption)) {
+    case .success(let saved): counts = saved
+    case .failure where interruption.isRequested: return .failure(interrupted)
+    case .failure(let error):
+      return .failure(SessionState.LoadProblem(message: "the deck could not be saved (\(error.message))"))
+    }
     let decks = Set(cards.map(\.key.deck)).sorted()
     var outputs: [Output] =
       deck.skipped.isEmpty ? [] : [.note("Skipped \(Wording.count(deck.skipped.count, deck.format.row)):")]
@@ -310,6 +289,76 @@ struct CardsCommand: Command {
           + "cards \(counts.added.grouped) added, \(counts.updated.grouped) updated, \(counts.unchanged.grouped) as they were "
           + "(each note has a card each way but clozes). Review with: cards \(decks[0])"))
     return .success(Reply(outputs))
+  }
+
+  /// A load Ctrl-C stopped: nothing of it was loaded.
+  static let interrupted = SessionState.LoadProblem(message: "interrupted (Ctrl-C)")
+
+  /// The cards of the deck's notes, to save: a basic note's each way, a cloze note's one per
+  /// cloze number, as many as `DeckText.maxNoteBytes` allows (the rest are skipped, and
+  /// said); the notes as long as their cards take at most `DeckText.maxDeckBytes` (the notes
+  /// after are left out, and said), so that loading a deck adds a bounded amount to the
+  /// profile. Schedules a `cards export` wrote go to the cards not here yet; one that cannot be
+  /// used is added to `refused` with its line, and its card starts new. Nil when
+  /// `interruption` says to stop (it is asked before each note). Notes left out are taken out
+  /// of `deck.notes`.
+  static func cards(
+    of deck: inout DeckText, deckName: String, now: Int64, _ interruption: Interruption,
+    refused: inout [DeckText.Skip]
+  ) -> [Decks.Card]? {
+    var cards: [Decks.Card] = []
+    var bytes = 0
+    var kept = 0
+    for note in deck.notes {
+      if interruption.isRequested { return nil }
+      let name = note.deck?.isEmpty == false ? note.deck! : deckName
+      let key = note.guid ?? "t:" + StableHash.hex(StableHash.of(Folding.key(note.front)))
+      var schedules: [(ordinal: Int, reverse: Bool, schedule: Decks.Schedule)] = []
+      for comment in note.comments {
+        switch CardsExport.schedule(comment.text) {
+        case .card(let ordinal, let reverse, let schedule)?: schedules.append((ordinal, reverse, schedule))
+        case .refused(let reason)?: refused.append(DeckText.Skip(line: comment.line, reason: reason))
+        case nil: break
+        }
+      }
+      let schedule = { (ordinal: Int, reverse: Bool) in
+        schedules.last { $0.ordinal == ordinal && $0.reverse == reverse }?.schedule ?? .new(at: now)
+      }
+      let made = DeckText.cards(of: note)
+      let tags = note.tags.joined(separator: " ")
+      var ofNote: [Decks.Card] = []
+      for card in made.cards {
+        ofNote.append(
+          Decks.Card(
+            key: Decks.Key(deck: name, note: key, ordinal: card.ordinal, reverse: false), question: card.question,
+            answer: card.answer, tags: tags, schedule: schedule(card.ordinal, false),
+            cloze: note.isCloze ? note.front : nil))
+        if !note.isCloze {
+          ofNote.append(
+            Decks.Card(
+              key: Decks.Key(deck: name, note: key, ordinal: card.ordinal, reverse: true), question: card.answer,
+              answer: card.question, tags: tags, schedule: schedule(card.ordinal, true)))
+        }
+      }
+      bytes += ofNote.reduce(0) { $0 + $1.storedBytes }
+      guard bytes <= DeckText.maxDeckBytes else {
+        deck.skip(
+          note.line,
+          "a deck's cards take at most \(DeckText.maxDeckBytes >> 20) MB in the profile: the notes from here on "
+            + "are left out (\(Wording.count(deck.notes.count - kept, "note")))")
+        break
+      }
+      if made.leftOut > 0 {
+        deck.skip(
+          note.line,
+          "\(made.leftOut) of its \(made.leftOut + made.cards.count) cloze cards are left out: a note's cards take "
+            + "at most \(DeckText.maxNoteBytes >> 20) MB")
+      }
+      cards += ofNote
+      kept += 1
+    }
+    deck.notes.removeLast(deck.notes.count - kept)
+    return cards
   }
 
   /// The first moment of tomorrow, local time: a card in review is due on its day, from the

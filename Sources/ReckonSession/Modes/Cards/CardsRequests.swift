@@ -1,3 +1,5 @@
+import ReckonCore
+
 /// What the flashcard decks keep, asked of the store (ReckonStore's `Modes/Cards.swift` runs
 /// them): a row a card (its question and answer, and its FSRS schedule) and a row a review,
 /// each saved as it is given, with the card's schedule before it, so that `undo` can put it
@@ -59,6 +61,13 @@ public enum Decks {
     /// what `cards export` writes back.
     public var cloze: String?
 
+    /// About what the card takes in the profile: its texts, its deck three times and its
+    /// note twice (the table and its two indexes), and 64 bytes for the rest of its row.
+    public var storedBytes: Int {
+      question.utf8.count + answer.utf8.count + tags.utf8.count + (cloze?.utf8.count ?? 0) + 3 * key.deck.utf8.count
+        + 2 * key.note.utf8.count + 64
+    }
+
     public init(key: Key, question: String, answer: String, tags: String, schedule: Schedule, cloze: String? = nil) {
       self.key = key
       self.question = question
@@ -70,12 +79,15 @@ public enum Decks {
   }
 
   /// Loads a deck's cards: new ones are added (due now), those of a note already there get
-  /// its new text and keep their schedule and history. Answers the counts.
+  /// its new text and keep their schedule and history. Answers the counts. `interruption`
+  /// (Ctrl-C) is asked every thousand cards: when it says to stop, the write fails and
+  /// nothing of it is kept (it is saved with `saveOnce`, never kept to be tried again).
   public struct Load: StoreWrite {
     public typealias Answer = LoadCounts
     public var profile: String
     public var cards: [Card]
     public var at: Int64
+    public var interruption = Interruption.never
   }
 
   public struct LoadCounts: Sendable {
