@@ -289,8 +289,7 @@ extension SQLiteStore {
       try db.execute("COMMIT")
       try Schema.migrator.migrate(db)
       try ModeTablesMigrator.migrate(db, modes)
-      let profilesWhole = copies.first { $0.name == "profile" }.map { !$0.damaged || ($0.lost == 0 && $0.lostIsExact) }
-      let garbled = try keepRowsWithParents(db, modes: modes, profilesWhole: profilesWhole ?? false)
+      let garbled = try keepRowsWithParents(db, modes: modes)
       let tables = try freshTables(db)
       var report: [SalvageCopy.Table] = []
       for table in tables where table != "modeTables" {
@@ -337,14 +336,12 @@ extension SQLiteStore {
   /// Every row names a profile, and some a row of another table (a bill's lines their bill):
   /// a row whose parent was lost makes it again where its mode says how
   /// (`ModeTables.salvageRepairs`), and a profile comes back, created at 0, when the name is
-  /// one a profile can have (letters, digits, `-`, `_`, `.`) and some profiles could not be
-  /// read or more than one row names it. Otherwise a row that names a profile there is none
-  /// of had a byte of its name damaged. A row still without its parent is left out, and so is
-  /// a profile that no row names whose name no profile can have (its own bytes damaged); how
-  /// many, by table.
-  static func keepRowsWithParents(_ db: Database, modes: [any ModeTables.Type], profilesWhole: Bool)
-    throws(SQLiteError) -> [String: Int]
-  {
+  /// one a profile can have (letters, digits, `-`, `_`, `.`) and more than one row names it.
+  /// Otherwise a row that names a profile there is none of had a byte of its name damaged (or
+  /// was its profile's only row). A row still without its parent is left out, and so is a
+  /// profile that no row names whose name no profile can have (its own bytes damaged); how many,
+  /// by table.
+  static func keepRowsWithParents(_ db: Database, modes: [any ModeTables.Type]) throws(SQLiteError) -> [String: Int] {
     for repair in modes.flatMap({ $0.salvageRepairs }) { try db.execute(repair) }
     let tables = try freshTables(db)
     // The names rows give as their profile that no profile has, and how many rows give each.
@@ -359,10 +356,10 @@ extension SQLiteStore {
       ) { (row) throws(SQLiteError) in (try row[0] as DatabaseValue, try row[1] as Int) }
       for case (.text(let bytes), let count) in names { named[bytes, default: 0] += count }
     }
-    // A name a profile can have comes back where some profiles could not be read, or where
-    // more than one row gives it (the profile's own row had a byte of its name damaged: one
-    // row's name damaged is one row).
-    for (bytes, count) in named where !profilesWhole || count > 1 {
+    // A name a profile can have comes back where more than one row gives it (the profile's
+    // row was lost, or had a byte of its name damaged): a name one row gives is that row's
+    // name damaged, as a byte damaged in a row is in one row.
+    for (bytes, count) in named where count > 1 {
       let name = String(decoding: bytes, as: UTF8.self)
       guard Array(name.utf8) == bytes, Profiles.problem(with: name) == nil else { continue }
       try db.run("INSERT OR IGNORE INTO main.profile (name, createdAt) VALUES (?, 0)", name)
