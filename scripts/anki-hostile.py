@@ -13,6 +13,8 @@ Python's own sqlite3 and zipfile (no other package):
   template-bomb-66k.apkg a question of {{Front}} 2,000 times over a 48 KB field: one note
   sections.apkg          a question of 9,000 sections that are never closed
   huge-field.apkg        a note whose front is 2 MB (more than a card's side may hold) beside a good one
+  zip-bomb.apkg          a 250 KB package whose collection (one note, then zeros) inflates to 250 MiB
+  zip-bomb-lying.apkg    the same, its directory saying the collection is 4 KB
   cloze-500.txt          one note, {{c1::…}} to {{c500::…}} in 200 KB of text
   cloze-500-60k.txt      the same in 60 KB (under the 64 KB a card's side may hold)
   cloze-500-4mb.txt      the same in 4 MB of text
@@ -22,7 +24,8 @@ With --many, also many-notes.apkg: a collection Anki could have written, of 100,
 
 With --small, the same shapes at a size for the fuzzer's seeds and regressions (a few KB):
 the views and triggers are as they are, the collections hold few notes, the bombs repeat
-their field 2,000 times (still past what a card may make) and the texts are short.
+their field 2,000 times (still past what a card may make), the zip bombs inflate to 4 MiB
+and the texts are short.
 
   python3 scripts/anki-hostile.py [--small] [--many] OUTDIR
 """
@@ -223,6 +226,34 @@ if "--many" in sys.argv:
         p, [([f"front {i} " + "f" * 100, f"back {i} " + "b" * 100], MODEL) for i in range(100_000)]))
 package("huge-field.apkg", lambda p: legacy(
     p, [(["y" * (70_000 if small else 2_000_000), "back"], MODEL), (["Spain", "Madrid"], MODEL)]))
+
+
+def zip_bomb(name, size, declared=None):
+    """One good note's collection followed by zeros to `size` bytes (SQLite reads the pages
+    its header counts), deflated; with `declared`, the zip's headers say that size instead."""
+    with tempfile.TemporaryDirectory() as folder:
+        collection = os.path.join(folder, "collection.anki2")
+        legacy(collection, ONE)
+        data = open(collection, "rb").read()
+    data += bytes(size - len(data))
+    path = os.path.join(out, name)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        z.writestr("collection.anki2", data)
+        z.writestr("media", "{}")
+    if declared is not None:
+        archive = bytearray(open(path, "rb").read())
+        size_field = len(data).to_bytes(4, "little")
+        # The local header's uncompressed size (offset 22) and the directory entry's (24).
+        assert archive[22:26] == size_field
+        archive[22:26] = declared.to_bytes(4, "little")
+        entry = archive.index(b"PK\x01\x02")
+        assert archive[entry + 24:entry + 28] == size_field
+        archive[entry + 24:entry + 28] = declared.to_bytes(4, "little")
+        open(path, "wb").write(archive)
+
+
+zip_bomb("zip-bomb.apkg", (4 if small else 250) << 20)
+zip_bomb("zip-bomb-lying.apkg", (4 if small else 250) << 20, declared=4096)
 
 
 def cloze_deck(name, size):

@@ -33,22 +33,33 @@ static void *symbol(void *library, const char *name, char *why, size_t why_size)
   return found;
 }
 
+// How the output is allocated, and when to stop.
+typedef struct {
+  reckon_reallocate_f reallocate;
+  reckon_release_f release;
+  reckon_stopped_f stopped;
+  void *context;
+} output_f;
+
+// The most output made between two questions to `stopped`.
+#define CHUNK ((size_t)1 << 20)
+
 // Grows *buffer (of *capacity bytes) to hold at least `needed`, up to `limit`.
-static int grow(unsigned char **buffer, size_t *capacity, size_t needed, size_t limit) {
+static int grow(const output_f *with, unsigned char **buffer, size_t *capacity, size_t needed, size_t limit) {
   if (needed <= *capacity) return RECKON_DECOMPRESS_OK;
   if (needed > limit) return RECKON_DECOMPRESS_TOO_LARGE;
   size_t next = *capacity < 65536 ? 65536 : *capacity;
   while (next < needed) next = next > limit / 2 ? limit : next * 2;
   if (next > limit) next = limit;
-  unsigned char *bigger = realloc(*buffer, next);
+  unsigned char *bigger = with->reallocate(*buffer, next);
   if (!bigger) return RECKON_DECOMPRESS_NO_MEMORY;
   *buffer = bigger;
   *capacity = next;
   return RECKON_DECOMPRESS_OK;
 }
 
-static int inflate_raw(const unsigned char *input, size_t input_length, size_t limit, unsigned char **output,
-                       size_t *length, char *why, size_t why_size) {
+static int inflate_raw(const unsigned char *input, size_t input_length, size_t limit, const output_f *with,
+                       unsigned char **output, size_t *length, char *why, size_t why_size) {
   static void *library;
   if (!library && !(library = open_library("libz.so.1", why, why_size))) return RECKON_DECOMPRESS_NO_LIBRARY;
   inflate_init_f init = (inflate_init_f)symbol(library, "inflateInit2_", why, why_size);
@@ -73,10 +84,14 @@ static int inflate_raw(const unsigned char *input, size_t input_length, size_t l
       size_t left = input_length - (size_t)(stream.next_in - input);
       stream.avail_in = (uInt)(left > (1u << 30) ? (1u << 30) : left);
     }
-    if (used == capacity && (status = grow(&buffer, &capacity, used + 1, limit)) != RECKON_DECOMPRESS_OK) break;
+    if (with->stopped && with->stopped(with->context)) {
+      status = RECKON_DECOMPRESS_STOPPED;
+      break;
+    }
+    if (used == capacity && (status = grow(with, &buffer, &capacity, used + 1, limit)) != RECKON_DECOMPRESS_OK) break;
     size_t room = capacity - used;
     stream.next_out = buffer + used;
-    stream.avail_out = (uInt)(room > (1u << 30) ? (1u << 30) : room);
+    stream.avail_out = (uInt)(room > CHUNK ? CHUNK : room);
     uInt before = stream.avail_out;
     int code = step(&stream, Z_NO_FLUSH);
     used += before - stream.avail_out;
@@ -94,16 +109,16 @@ static int inflate_raw(const unsigned char *input, size_t input_length, size_t l
   }
   end(&stream);
   if (status != RECKON_DECOMPRESS_OK) {
-    free(buffer);
+    with->release(buffer);
     return status;
   }
-  *output = buffer ? buffer : malloc(1);
+  *output = buffer ? buffer : with->reallocate(NULL, 1);
   *length = used;
   return *output ? RECKON_DECOMPRESS_OK : RECKON_DECOMPRESS_NO_MEMORY;
 }
 
-static int decode_zstd(const unsigned char *input, size_t input_length, size_t limit, unsigned char **output,
-                       size_t *length, char *why, size_t why_size) {
+static int decode_zstd(const unsigned char *input, size_t input_length, size_t limit, const output_f *with,
+                       unsigned char **output, size_t *length, char *why, size_t why_size) {
   static void *library;
   if (!library && !(library = open_library("libzstd.so.1", why, why_size))) return RECKON_DECOMPRESS_NO_LIBRARY;
   zstd_create_f create = (zstd_create_f)symbol(library, "ZSTD_createDStream", why, why_size);
@@ -121,9 +136,14 @@ static int decode_zstd(const unsigned char *input, size_t input_length, size_t l
   zstd_out out = {NULL, 0, 0};
   int status = RECKON_DECOMPRESS_OK;
   for (;;) {
-    if (out.pos == capacity && (status = grow(&buffer, &capacity, out.pos + 1, limit)) != RECKON_DECOMPRESS_OK) break;
+    if (with->stopped && with->stopped(with->context)) {
+      status = RECKON_DECOMPRESS_STOPPED;
+      break;
+    }
+    if (out.pos == capacity && (status = grow(with, &buffer, &capacity, out.pos + 1, limit)) != RECKON_DECOMPRESS_OK)
+      break;
     out.dst = buffer;
-    out.size = capacity;
+    out.size = capacity - out.pos > CHUNK ? out.pos + CHUNK : capacity;
     size_t before_in = in.pos, before_out = out.pos;
     size_t hint = step(stream, &out, &in);
     if (is_error(hint)) {
@@ -142,19 +162,21 @@ static int decode_zstd(const unsigned char *input, size_t input_length, size_t l
   }
   release(stream);
   if (status != RECKON_DECOMPRESS_OK) {
-    free(buffer);
+    with->release(buffer);
     return status;
   }
-  *output = buffer ? buffer : malloc(1);
+  *output = buffer ? buffer : with->reallocate(NULL, 1);
   *length = out.pos;
   return *output ? RECKON_DECOMPRESS_OK : RECKON_DECOMPRESS_NO_MEMORY;
 }
 
 int reckon_decompress(int zstd, const unsigned char *input, size_t input_length, size_t limit,
-                      unsigned char **output, size_t *length, char *why, size_t why_size) {
+                      reckon_reallocate_f reallocate, reckon_release_f release, reckon_stopped_f stopped,
+                      void *context, unsigned char **output, size_t *length, char *why, size_t why_size) {
   *output = NULL;
   *length = 0;
   if (why_size > 0) why[0] = 0;
-  return zstd ? decode_zstd(input, input_length, limit, output, length, why, why_size)
-              : inflate_raw(input, input_length, limit, output, length, why, why_size);
+  output_f with = {reallocate, release, stopped, context};
+  return zstd ? decode_zstd(input, input_length, limit, &with, output, length, why, why_size)
+              : inflate_raw(input, input_length, limit, &with, output, length, why, why_size);
 }

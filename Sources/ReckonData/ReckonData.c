@@ -71,6 +71,8 @@ static unsigned char *expand(const unsigned char *in, size_t size, size_t *first
   return out;
 }
 
+static void *reallocate(void *memory, size_t size) { return realloc(memory, size); }
+
 static struct reckon_data_file unpack(struct packed_file *file) {
   pthread_mutex_lock(&unpacking);
   if (!file->tried) {
@@ -78,8 +80,8 @@ static struct reckon_data_file unpack(struct packed_file *file) {
     unsigned char *output = NULL;
     size_t length = 0;
     char why[120] = "";
-    if (reckon_decompress(1, file->bytes, file->size, unpacked_limit, &output, &length, why, sizeof why) ==
-        RECKON_DECOMPRESS_OK) {
+    if (reckon_decompress(1, file->bytes, file->size, unpacked_limit, reallocate, free, NULL, NULL, &output, &length,
+                          why, sizeof why) == RECKON_DECOMPRESS_OK) {
       if (file->front_coded) {
         size_t more_length = 0;
         unsigned char *expanded = expand(output, length, &length, &more_length);

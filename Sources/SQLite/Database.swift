@@ -76,21 +76,30 @@ public final class Database {
   /// every cell's size as it reads; `limits` are set before its schema is first read (a
   /// schema statement longer or deeper than they allow makes every statement fail).
   public static func reading(bytes: [UInt8], limits: [(Limit, Int32)] = []) throws(SQLiteError) -> Database {
-    let db = try Database(":memory:")
-    for (limit, value) in limits { db.setLimit(limit, value) }
-    guard let copy = sqlite3_malloc64(UInt64(max(bytes.count, 1))) else {
+    guard let image = bytes.withUnsafeBytes({ DatabaseImage(copying: $0) }) else {
       throw SQLiteError(code: ResultCode(SQLITE_NOMEM), message: "out of memory")
     }
-    bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    return try reading(image, limits: limits)
+  }
+
+  /// As `reading(bytes:limits:)`, the database in `image`, which SQLite takes (the image is
+  /// empty afterwards, on failure too): read where it is, never copied.
+  public static func reading(_ image: DatabaseImage, limits: [(Limit, Int32)] = []) throws(SQLiteError) -> Database {
+    let db = try Database(":memory:")
+    for (limit, value) in limits { db.setLimit(limit, value) }
+    let (base, count) = image.take()
+    guard let base else { throw SQLiteError(code: ResultCode(SQLITE_NOMEM), message: "out of memory") }
     // A file last written in WAL mode says so in its header (bytes 18 and 19 are 2), and
     // SQLite will not read one in memory: it is read as a rollback-journal file, as it is.
-    if bytes.count >= 100 && bytes[18] == 2 && bytes[19] == 2 {
-      copy.storeBytes(of: 1, toByteOffset: 18, as: UInt8.self)
-      copy.storeBytes(of: 1, toByteOffset: 19, as: UInt8.self)
+    if count >= 100 && base.load(fromByteOffset: 18, as: UInt8.self) == 2
+      && base.load(fromByteOffset: 19, as: UInt8.self) == 2
+    {
+      base.storeBytes(of: 1, toByteOffset: 18, as: UInt8.self)
+      base.storeBytes(of: 1, toByteOffset: 19, as: UInt8.self)
     }
-    // FREEONCLOSE: SQLite frees the copy, on failure too.
+    // FREEONCLOSE: SQLite frees the memory, on failure too.
     let code = sqlite3_deserialize(
-      db.handle, "main", copy.assumingMemoryBound(to: UInt8.self), Int64(bytes.count), Int64(bytes.count),
+      db.handle, "main", base.assumingMemoryBound(to: UInt8.self), Int64(count), Int64(count),
       UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY))
     guard code == SQLITE_OK else { throw SQLiteError.last(db.handle, code: code) }
     var unused: Int32 = 0

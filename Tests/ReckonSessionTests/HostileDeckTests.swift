@@ -100,6 +100,40 @@ import Testing
     #expect(countdown.count - 11_000 <= 33_000 * 60 / 1000, "\(countdown.count)")
   }
 
+  // MARK: Zip bombs
+
+  /// A 250 KB package whose collection (one note, then zeros SQLite never reads) inflates to
+  /// 250 MiB is read where it is inflated: its note, and no copy (bench/hostile measures the
+  /// memory: 265 MB at peak, where two copies took 520 MB).
+  @Test func aZipBombsNoteIsRead() throws {
+    for small in [true, false] {
+      let deck = try Self.read("zip-bomb.apkg", small: small).get()
+      #expect(deck.notes.map(\.front) == ["Spain"] && deck.notes.map(\.back) == ["Madrid"], "small: \(small)")
+    }
+  }
+
+  /// One whose zip headers say the collection is 4 KB is refused once 4 KB are inflated, not
+  /// after 250 MiB (the check sum would have found it then).
+  @Test func aZipBombThatUnderstatesItsSizeIsRefusedAtOnce() throws {
+    for small in [true, false] {
+      let countdown = Countdown()
+      #expect(
+        Self.failure(try Self.read("zip-bomb-lying.apkg", small: small, countdown))
+          == FileError("collection.anki2 is damaged (it is longer than the archive's directory says)"))
+      #expect(countdown.count <= 2, "\(countdown.count) questions")
+    }
+  }
+
+  /// Ctrl-C while a collection is inflated is heard within a mebibyte of it: the 250 MiB one
+  /// asks after each, and stops at the first that hears it.
+  @Test func ctrlCStopsTheInflating() throws {
+    for after in [0, 3, 100] {
+      let countdown = Countdown(after: after)
+      #expect(Self.failure(try Self.read("zip-bomb.apkg", countdown)) == .interrupted, "after \(after)")
+      #expect(countdown.count == after + 1, "after \(after)")
+    }
+  }
+
   // MARK: Ctrl-C
 
   /// Ctrl-C stops a read wherever it is, in SQLite's steps or in the filling in of the

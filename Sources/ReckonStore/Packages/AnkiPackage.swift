@@ -13,7 +13,7 @@ import SQLite
 /// on a budget of work and of bytes that the collection's own size sets, and Ctrl-C heard.
 public struct AnkiPackage: DeckPackages {
   /// The largest collection read (uncompressed): the collection of a deck of 100,000 notes
-  /// is about 100 MB. SQLite reads a copy of it, so a package may take twice this at most.
+  /// is about 100 MB. SQLite reads it where it was inflated, never a copy.
   static let limit = 256 << 20
 
   public init() {}
@@ -30,11 +30,14 @@ public struct AnkiPackage: DeckPackages {
       else {
         return .failure(FileError("it is not an Anki package: it holds no collection.anki2 or collection.anki21b"))
       }
-      var collection = try zip.contents(of: entry, limit: limit)
-      if zstd { collection = try Zip.decompress(collection[...], zstd: true, limit: limit, name: entry.name) }
-      return AnkiPackage.deck(fromCollection: &collection, named: entry.name, interruption: interruption)
+      var collection = try zip.contents(of: entry, limit: limit, interruption: interruption)
+      if zstd {
+        collection = try Zip.decompress(
+          collection.bytes, zstd: true, limit: limit, name: entry.name, interruption: interruption)
+      }
+      return AnkiPackage.deck(fromCollection: collection, named: entry.name, interruption: interruption)
     } catch {
-      return .failure(FileError(error.message))
+      return .failure(error.interrupted ? FileError.interrupted : FileError(error.message))
     }
   }
 
@@ -43,12 +46,24 @@ public struct AnkiPackage: DeckPackages {
   public static func deck(
     fromCollection collection: inout [UInt8], named name: String, interruption: Interruption = .never
   ) -> Result<DeckText, FileError> {
-    guard collection.starts(with: Array("SQLite format 3\0".utf8)) else {
+    guard let image = collection.withUnsafeBytes({ DatabaseImage(copying: $0) }) else {
+      return .failure(FileError("there is not enough memory to read its \(name)"))
+    }
+    collection = []
+    return deck(fromCollection: image, named: name, interruption: interruption)
+  }
+
+  /// The deck in a collection (an SQLite database) in memory SQLite allocated, which SQLite
+  /// takes and reads where it is.
+  static func deck(
+    fromCollection collection: DatabaseImage, named name: String, interruption: Interruption
+  ) -> Result<DeckText, FileError> {
+    guard collection.bytes.starts(with: "SQLite format 3\0".utf8) else {
       return .failure(FileError("its \(name) is not an SQLite database"))
     }
     let size = collection.count
     do throws(Collection.Refusal) {
-      let reader = try Collection(&collection, interruption: interruption)
+      let reader = try Collection(collection, interruption: interruption)
       let (types, notes) = try reader.notes()
       guard let deck = AnkiNotes.deck(notes, types: types, interruption: interruption) else {
         throw .interrupted
@@ -81,7 +96,7 @@ public struct AnkiPackage: DeckPackages {
 ///
 /// SQLite's heap limit (`sqlite3_hard_heap_limit64`) is not used: it is the process's, shared
 /// by the profile's own connection and the background checkpoint's, and the collection's
-/// copy in memory (up to 256 MiB) is itself allocated from that heap. The limits above bound
+/// image in memory (up to 256 MiB) is itself allocated from that heap. The limits above bound
 /// what a query can make, and the budgets what all of them together can.
 final class Collection {
   enum Refusal: Error {
@@ -131,15 +146,14 @@ final class Collection {
   private var stopped: Refusal?
   let interruption: Interruption
 
-  /// Opens the collection in `bytes` (which are let go of) and checks its schema.
-  init(_ bytes: inout [UInt8], interruption: Interruption) throws(Refusal) {
-    let size = bytes.count
+  /// Opens the collection in `image` (which SQLite takes) and checks its schema.
+  init(_ image: DatabaseImage, interruption: Interruption) throws(Refusal) {
+    let size = image.count
     do throws(SQLiteError) {
-      db = try Database.reading(bytes: bytes, limits: Collection.limits)
+      db = try Database.reading(image, limits: Collection.limits)
     } catch {
       throw .sqlite(error)
     }
-    bytes = []
     self.interruption = interruption
     checksLeft = 10_000 + 16 * size / Int(Collection.stepsPerCheck)
     bytesLeft = size + (1 << 20)
