@@ -198,7 +198,8 @@ struct Runner {
         }
         let reply = box.session.handle(line)
         // A Ctrl-C that stopped the calculation has been answered; one from now on stops
-        // the writing of its answer.
+        // the writing of its answer. The terminal showed it as `^C` where the answer begins.
+        if LineEditor.interruptRequested && Terminal.echoesControlCharacters { out.line("") }
         LineEditor.clearInterruptRequest()
         out.resume()
         err.resume()

@@ -28,6 +28,13 @@ struct Terminal {
     getenv(name).map { String(cString: $0) }
   }
 
+  /// Whether the terminal shows a Ctrl-C typed while Reckon works as `^C` (ECHOCTL, on by
+  /// default): the answer that follows then starts on a line of its own.
+  static var echoesControlCharacters: Bool {
+    var settings = termios()
+    return tcgetattr(0, &settings) == 0 && settings.c_lflag & tcflag_t(ECHOCTL) != 0
+  }
+
   /// The width of the terminal, or 80.
   var columns: Int {
     var size = winsize()

@@ -82,6 +82,8 @@ import Testing
     // (Not the next "reckon> ": libedit draws the prompt again as the long line wraps.)
     let stopped = try terminal.expect("nothing was changed")
     #expect(stopped.contains("interrupted (Ctrl-C)"))
+    // The terminal shows the Ctrl-C as ^C; the answer starts on the next line, not over it.
+    #expect(stopped.replacingOccurrences(of: "\r", with: "").contains("^C\n"))
     try terminal.expect("reckon> ")
     try terminal.send("x + ans" + Key.enter)
     #expect(Self.lines(try terminal.expect("reckon> ")).contains("84"))
