@@ -62,6 +62,41 @@ struct SystemFiles: FileSource {
     return FileStream(fd: fd, knownSize: info.st_size > 0 ? Int(info.st_size) : nil)
   }
 
+  func create(_ path: String, bytes: [UInt8]) throws(FileError) -> String {
+    var expanded = path
+    if path == "~" || path.hasPrefix("~/"), let home = Terminal.variable("HOME") {
+      expanded = home + path.dropFirst()
+    }
+    // A new file only: what is there is never replaced.
+    let fd = Glibc.open(expanded, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard fd >= 0 else {
+      throw FileError(errno == EEXIST ? "there is a file there already" : SystemFiles.reason(errno))
+    }
+    var offset = 0
+    var failure: Int32 = 0
+    while offset < bytes.count {
+      let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        failure = errno
+        break
+      }
+      offset += n
+    }
+    if failure == 0 && fsync(fd) != 0 && errno != EINVAL { failure = errno }
+    if close(fd) != 0 && failure == 0 { failure = errno }
+    if failure != 0 {
+      unlink(expanded)
+      throw FileError(
+        (failure == ENOSPC
+          ? "the disk is full"
+          : failure == EFBIG
+            ? "the file size limit (ulimit -f) is reached"
+            : SystemFiles.reason(failure)) + ": nothing was written")
+    }
+    return path
+  }
+
   /// The system's reason for an error, as the end of a sentence: `permission denied`.
   static func reason(_ error: Int32) -> String {
     String(cString: strerror(error)).lowercased()

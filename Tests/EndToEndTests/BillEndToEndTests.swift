@@ -70,4 +70,41 @@ import Testing
     try terminal.send("x + ans" + PseudoTerminal.Key.enter)
     #expect(InteractiveTests.lines(try terminal.expect("reckon> ")).contains("159.97"))
   }
+
+  /// export csv FILE writes a file that Python's csv reads back as numbers: every row adds
+  /// up to its amount, every person's column to their total, and the total is the receipt's.
+  @Test func anExportedCSVReadsBackInPythonAsNumbersThatAddUp() throws {
+    let home = try TemporaryFolder()
+    defer { home.remove() }
+    let path = home.path + "/dinner.csv"
+    let lines = [
+      "bill ada bob cy", "ada 21.99 burger", "bob 17.99 salad", "all 12.50 nachos", "cy 9.25 \"soda, large\"",
+      "discount 10%", "tax 8.875%", "tip 20%", "export csv \(path)", "export csv \(path)", "quit",
+    ]
+    let run = try ReckonProcess.run(
+      [], input: Data((lines.joined(separator: "\n") + "\n").utf8), environment: Self.environment(home: home.path),
+      executable: try ReckonBinary.release())
+    #expect(run.stdout.contains("Wrote \(path)"))
+    #expect(run.stderr.contains("there is a file there already"), "\(run.stderr)")
+    let check = """
+      import csv, sys
+      from decimal import Decimal
+      rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))
+      people = rows[0][5:]
+      assert rows[0][:5] == ["no.", "item", "who", "amount", "currency"], rows[0]
+      body, total = rows[1:-1], rows[-1]
+      assert total[1] == "total", total
+      for row in rows[1:]:
+          assert sum(Decimal(c) for c in row[5:]) == Decimal(row[3]), row
+      for i in range(5, 5 + len(people)):
+          assert sum(Decimal(r[i]) for r in body) == Decimal(total[i]), i
+      assert any(r[1] == '"soda, large"' for r in body)
+      print(total[3])
+      """
+    let python = try ReckonProcess.run(["-c", check, path], executable: "/usr/bin/python3")
+    #expect(python.status == 0, "\(python.stderr)")
+    // 21.99 + 17.99 + 12.50 + 9.25 = 61.73; less 10% (6.17): 55.56; tax 8.875% of it 4.93;
+    // tip 20% of 61.73 12.35: 72.84.
+    #expect(python.stdout == "72.84\n")
+  }
 }

@@ -17,6 +17,9 @@ public struct FuzzTarget: Sendable {
       name: "session", summary: "the session handling lines in every mode, with ticks of the clock",
       run: SessionTarget.run),
     FuzzTarget(
+      name: "bill", summary: "a bill's lines: items, currencies, tax, tips, payments, edits; the split adds up",
+      run: BillTarget.run),
+    FuzzTarget(
       name: "trivia", summary: "trivia banks: star-separated, CSV and Open Trivia DB JSON", run: ImportTargets.trivia),
     FuzzTarget(name: "personality", summary: "personality quiz JSON", run: ImportTargets.personality),
     FuzzTarget(name: "words", summary: "anagram word lists", run: ImportTargets.words),

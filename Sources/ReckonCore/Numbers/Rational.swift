@@ -177,6 +177,12 @@ public struct Rational: Sendable {
   }
 
   /// The value as an `Int` when it is an integer that fits (the small form holds every one).
+  /// The numerator and denominator when both fit in 64 bits (no allocation), or nil.
+  public var smallParts: (numerator: Int64, denominator: Int64)? {
+    if case .small(let n, let d) = storage { return (n, d) }
+    return nil
+  }
+
   public var intValue: Int? {
     if case .small(let n, 1) = storage { return Int(exactly: n) }
     return nil

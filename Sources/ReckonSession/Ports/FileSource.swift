@@ -5,6 +5,17 @@ public protocol FileSource: Sendable {
   /// it cannot be read, in words for the user. Readers take it through `TextLines`, which
   /// bounds what they hold.
   func open(_ path: String) throws(FileError) -> any ByteStream
+
+  /// Writes a new file at `path` (`~/` is the home folder) holding `bytes`, and returns the
+  /// path it wrote; never replaces a file that is there. A file half written (a full disk)
+  /// is removed, and the error says why.
+  func create(_ path: String, bytes: [UInt8]) throws(FileError) -> String
+}
+
+extension FileSource {
+  public func create(_ path: String, bytes: [UInt8]) throws(FileError) -> String {
+    throw FileError("this session cannot write files")
+  }
 }
 
 extension FileSource {
@@ -36,6 +47,24 @@ public struct FileError: Error, Sendable, Equatable {
   public init(_ message: String, isMissing: Bool = false) {
     self.message = message
     self.isMissing = isMissing
+  }
+}
+
+/// A folder in memory that files are written into (and read back from): for tests.
+public final class MemoryFolder: FileSource, @unchecked Sendable {
+  public private(set) var files: [String: [UInt8]] = [:]
+
+  public init() {}
+
+  public func open(_ path: String) throws(FileError) -> any ByteStream {
+    guard let bytes = files[path] else { throw FileError("no such file", isMissing: true) }
+    return MemoryStream(bytes)
+  }
+
+  public func create(_ path: String, bytes: [UInt8]) throws(FileError) -> String {
+    guard files[path] == nil else { throw FileError("there is a file there already") }
+    files[path] = bytes
+    return path
   }
 }
 

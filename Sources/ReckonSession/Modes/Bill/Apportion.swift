@@ -11,7 +11,11 @@ import ReckonCore
 /// the remainder".
 enum Apportion {
   /// The shares in whole minor units (cents for `decimals` 2), in the order given.
-  static func cents(_ shares: [Rational], decimals: Int = 2) -> [Int] {
+  ///
+  /// `given`, when there is one, counts the cents each person was given before (a bill's
+  /// earlier lines): at equal remainders and equal shares, the one given fewer goes first,
+  /// so that one person does not take every tied cent of every line.
+  static func cents(_ shares: [Rational], decimals: Int = 2, given: [Int]? = nil) -> [Int] {
     let scale = Rational(BigInteger.power(10, decimals))
     let scaled = shares.map { $0 * scale }
     let floors = scaled.map { $0.floor }
@@ -19,10 +23,13 @@ enum Apportion {
     var missing = (total - floors.reduce(Rational.zero, +)).intValue ?? 0
     var result = floors.map { $0.intValue ?? 0 }
     // Who gets a cent: the largest remainder first, then the larger share, then the earlier.
+    guard missing > 0 else { return result }
+    let remainders = scaled.indices.map { scaled[$0] - floors[$0] }
     let order = scaled.indices.sorted { a, b in
-      let (ra, rb) = (scaled[a] - floors[a], scaled[b] - floors[b])
+      let (ra, rb) = (remainders[a], remainders[b])
       if ra != rb { return ra > rb }
       if scaled[a] != scaled[b] { return scaled[a] > scaled[b] }
+      if let given, given[a] != given[b] { return given[a] < given[b] }
       return a < b
     }
     // (0 ≤ missing ≤ the number of shares: each floor lost less than one cent, and the total

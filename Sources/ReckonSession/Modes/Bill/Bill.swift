@@ -23,6 +23,9 @@ struct Bill: Sendable, Equatable {
   var currency: BillCurrency?
   /// The number the next item gets.
   var nextNumber = 1
+  /// How many times an item already in the bill was changed (removed, edited, joined): a
+  /// split kept from before is good while this is the same (`BillSplit.ItemsPart`).
+  var itemEdits = 0
 
   struct Item: Sendable, Equatable {
     var number: Int
@@ -30,6 +33,9 @@ struct Bill: Sendable, Equatable {
     /// Who had it, by person index, with weights (`ada:2 bob:1`); empty: everyone.
     var shares: [Share]
     var label: String
+    /// Typed with `all`: shared by everyone in the bill then (not by those who join later,
+    /// unless they join it: `eve joins 3`).
+    var sharedByAll = false
   }
 
   struct Share: Sendable, Equatable {
@@ -55,11 +61,17 @@ struct Bill: Sendable, Equatable {
     var afterDiscount = false
     /// What the receipt calls it (`service`, `coupon`, `tax`).
     var label: String
+    /// A tax rounded on each item's amount and added up (`tax 8.875% per item`), as some
+    /// receipts print it, rather than once on the subtotal.
+    var perItem = false
   }
 
   struct Payment: Sendable, Equatable {
     var person: Int
+    /// What was paid; nil only in an entry, before it is applied ("the rest").
     var amount: Rational?
+    /// Said as "the rest" (`paid bob rest`, `paid ada 100 bob`): the rest when it was said.
+    var wasRest = false
   }
 
   /// The index of a person by name, ignoring case.

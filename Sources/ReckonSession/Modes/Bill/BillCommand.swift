@@ -10,9 +10,10 @@ struct BillCommand: Command {
       bill open dinner     reopen a saved bill (bill open 2: the second in bills)
       In a bill, help lists what a line can say: items, tax, tip, discounts,
       the receipt's total, who paid; show draws the split, settle says who
-      pays whom. Every line is saved as it is typed. Each share is the exact
-      amount rounded once to the cent (the largest remainder), so the shares
-      add up to the total exactly.
+      pays whom. Every line is saved as it is typed. Each line of the receipt
+      is rounded to the cent as the receipt prints it and shared by the
+      largest remainder, so every row and column adds up to the receipt's
+      total.
       """, readsSettings: true)
 
   enum Start {

@@ -18,6 +18,17 @@ enum BillEntry: Sendable, Equatable {
   case remove(Int)
   case edit(Int, ItemDraft)
   case roundUp(Bool)
+  /// Someone joins items typed before they came (`eve joins 3 5`), with a share of one.
+  case join(Int, [Int])
+  /// A tax, tip, charge or discount taken off the bill (`remove tax`): its place among the
+  /// bill's adjustments, and what it was (to check, and to say).
+  case removeAdjustment(Int, Bill.Adjustment)
+  /// One changed (`edit tax 9%`): its place, and what it is now.
+  case editAdjustment(Int, Bill.Adjustment)
+  /// What a person was said to have paid, taken back (`remove paid bob`).
+  case unpaid(Int)
+  /// The receipt's total, taken back (`remove total`).
+  case removeTotal
   /// The bill's currency, set by the first amount given in one.
   case currency(BillCurrency)
 
@@ -38,6 +49,12 @@ enum BillEntry: Sendable, Equatable {
       return bill.item(numbered: number) != nil && draft.shares.allSatisfy { $0.person < people }
     case .paid(let payments): return payments.allSatisfy { $0.person < people }
     case .remove(let number): return bill.item(numbered: number) != nil
+    case .join(let person, let numbers): return person < people && numbers.allSatisfy { bill.item(numbered: $0) != nil }
+    case .removeAdjustment(let index, let adjustment):
+      return bill.adjustments.indices.contains(index) && bill.adjustments[index] == adjustment
+    case .editAdjustment(let index, let adjustment):
+      return bill.adjustments.indices.contains(index) && bill.adjustments[index].kind == adjustment.kind
+    case .unpaid(let person): return person < people
     case .start: return bill.people.isEmpty && bill.items.isEmpty
     default: return true
     }
@@ -52,8 +69,7 @@ enum BillEntry: Sendable, Equatable {
     case .people(let names):
       for name in names where bill.person(named: name) == nil { bill.people.append(name) }
     case .item(let draft):
-      bill.items.append(
-        Bill.Item(number: bill.nextNumber, amount: draft.amount, shares: draft.shares, label: draft.label))
+      bill.items.append(BillEntry.item(draft, numbered: bill.nextNumber, in: bill))
       bill.nextNumber += 1
     case .adjustment(let adjustment):
       // A tip replaces the tip (one tip a bill); taxes, charges and discounts add up.
@@ -61,18 +77,67 @@ enum BillEntry: Sendable, Equatable {
       bill.adjustments.append(adjustment)
     case .receiptTotal(let total): bill.receiptTotal = total
     case .paid(let payments):
+      // What is paid is fixed when it is said: "the rest" (no amount) is the rest now, and a
+      // change to the bill later leaves it alone (settle then says who owes whom).
+      let named = Set(payments.map(\.person))
+      let others = bill.payments.filter { !named.contains($0.person) }.reduce(Rational.zero) {
+        $0 + ($1.amount ?? .zero)
+      }
+      let given = payments.reduce(Rational.zero) { $0 + ($1.amount ?? .zero) }
+      let open = payments.filter { $0.amount == nil }.map(\.person)
+      var rest: [Rational] = []
+      if !open.isEmpty {
+        let split = BillSplit(bill)
+        let scale = Rational(BigInteger.power(10, split.decimals))
+        let left = Rational(split.totalCents) / scale - others - given
+        let cents = max(((left * scale).rounded(places: 0)).intValue ?? 0, 0)
+        rest = open.indices.map { i in
+          Rational(cents / open.count + (i < cents % open.count ? 1 : 0)) / scale
+        }
+      }
       for payment in payments {
+        var payment = payment
+        if payment.amount == nil, let i = open.firstIndex(of: payment.person) {
+          payment.amount = rest[i]
+          payment.wasRest = true
+        }
         bill.payments.removeAll { $0.person == payment.person }
         bill.payments.append(payment)
       }
-    case .remove(let number): bill.items.removeAll { $0.number == number }
+    case .removeAdjustment(let index, _): bill.adjustments.remove(at: index)
+    case .editAdjustment(let index, let adjustment): bill.adjustments[index] = adjustment
+    case .unpaid(let person): bill.payments.removeAll { $0.person == person }
+    case .removeTotal: bill.receiptTotal = nil
+    case .remove(let number):
+      bill.items.removeAll { $0.number == number }
+      bill.itemEdits += 1
     case .edit(let number, let draft):
+      bill.itemEdits += 1
       if let index = bill.item(numbered: number) {
-        bill.items[index] = Bill.Item(number: number, amount: draft.amount, shares: draft.shares, label: draft.label)
+        bill.items[index] = BillEntry.item(draft, numbered: number, in: bill)
       }
     case .roundUp(let on): bill.roundUp = on
     case .currency(let currency): bill.currency = currency
+    case .join(let person, let numbers):
+      bill.itemEdits += 1
+      for number in numbers {
+        guard let index = bill.item(numbered: number),
+          !bill.items[index].shares.contains(where: { $0.person == person })
+        else { continue }
+        bill.items[index].shares.append(Bill.Share(person: person, weight: .one))
+      }
     }
+  }
+
+  /// An item as the bill keeps it: `all` (no shares) is everyone in the bill now, so that
+  /// someone who joins later is not charged for it.
+  static func item(_ draft: ItemDraft, numbered number: Int, in bill: Bill) -> Bill.Item {
+    guard draft.shares.isEmpty else {
+      return Bill.Item(number: number, amount: draft.amount, shares: draft.shares, label: draft.label)
+    }
+    return Bill.Item(
+      number: number, amount: draft.amount, shares: bill.people.indices.map { Bill.Share(person: $0, weight: .one) },
+      label: draft.label, sharedByAll: true)
   }
 
   // MARK: Saved form
@@ -98,11 +163,13 @@ enum BillEntry: Sendable, Equatable {
     case .start(let names): .object(["k": .string("start"), "n": .array(names.map { (.string($0), 0) })])
     case .people(let names): .object(["k": .string("people"), "n": .array(names.map { (.string($0), 0) })])
     case .item(let draft): .object(["k": .string("item"), "i": draft.json])
-    case .adjustment(let a):
-      .object([
-        "k": .string("adjust"), "kind": .string(a.kind.rawValue), "p": BillEntry.json(a.percent),
-        "a": BillEntry.json(a.amount), "t": .bool(a.afterTax), "d": .bool(a.afterDiscount), "l": .string(a.label),
-      ])
+    case .adjustment(let a): BillEntry.json(a, kind: "adjust")
+    case .removeAdjustment(let index, let a):
+      BillEntry.json(a, kind: "unadjust", extra: ("i", .number(Double(index))))
+    case .editAdjustment(let index, let a):
+      BillEntry.json(a, kind: "readjust", extra: ("i", .number(Double(index))))
+    case .unpaid(let person): .object(["k": .string("unpaid"), "p": .number(Double(person))])
+    case .removeTotal: .object(["k": .string("untotal")])
     case .receiptTotal(let total): .object(["k": .string("total"), "a": BillEntry.json(total)])
     case .paid(let payments):
       .object([
@@ -113,6 +180,10 @@ enum BillEntry: Sendable, Equatable {
     case .edit(let number, let draft): .object(["k": .string("edit"), "n": .number(Double(number)), "i": draft.json])
     case .roundUp(let on): .object(["k": .string("round"), "on": .bool(on)])
     case .currency(let c): .object(["k": .string("currency"), "c": .string(c.code), "d": .number(Double(c.decimals))])
+    case .join(let person, let numbers):
+      .object([
+        "k": .string("join"), "p": .number(Double(person)), "n": .array(numbers.map { (.number(Double($0)), 0) }),
+      ])
     }
   }
 
@@ -127,15 +198,15 @@ enum BillEntry: Sendable, Equatable {
       guard let draft = json["i"].flatMap(ItemDraft.init(json:)) else { return nil }
       self = .item(draft)
     case "adjust":
-      guard let kind = json["kind"]?.string.flatMap(Bill.Adjustment.Kind.init(rawValue:)),
-        let label = json["l"]?.string, case .bool(let afterTax)? = json["t"], case .bool(let afterDiscount)? = json["d"]
-      else { return nil }
-      let percent = json["p"].flatMap(BillEntry.rational)
-      let amount = json["a"].flatMap(BillEntry.rational)
-      guard (percent == nil) != (amount == nil) else { return nil }
-      self = .adjustment(
-        Bill.Adjustment(
-          kind: kind, percent: percent, amount: amount, afterTax: afterTax, afterDiscount: afterDiscount, label: label))
+      guard let adjustment = BillEntry.adjustment(json) else { return nil }
+      self = .adjustment(adjustment)
+    case "unadjust", "readjust":
+      guard let adjustment = BillEntry.adjustment(json), let index = json["i"]?.integer, index >= 0 else { return nil }
+      self = json["k"]?.string == "unadjust" ? .removeAdjustment(index, adjustment) : .editAdjustment(index, adjustment)
+    case "unpaid":
+      guard let person = json["p"]?.integer, person >= 0 else { return nil }
+      self = .unpaid(person)
+    case "untotal": self = .removeTotal
     case "total":
       guard let total = json["a"].flatMap(BillEntry.rational) else { return nil }
       self = .receiptTotal(total)
@@ -162,9 +233,39 @@ enum BillEntry: Sendable, Equatable {
         return nil
       }
       self = .currency(BillCurrency(code: code, decimals: decimals))
+    case "join":
+      guard let person = json["p"]?.integer, person >= 0, case .array(let list)? = json["n"], list.count <= 1000
+      else { return nil }
+      let numbers = list.compactMap { $0.value.integer }
+      guard numbers.count == list.count else { return nil }
+      self = .join(person, numbers)
     default:
       return nil
     }
+  }
+
+  static func json(_ a: Bill.Adjustment, kind: String, extra: (String, JSON)? = nil) -> JSON {
+    var fields: [(key: String, value: JSON, line: Int)] = [
+      ("k", .string(kind), 0), ("kind", .string(a.kind.rawValue), 0), ("p", BillEntry.json(a.percent), 0),
+      ("a", BillEntry.json(a.amount), 0), ("t", .bool(a.afterTax), 0), ("d", .bool(a.afterDiscount), 0),
+      ("l", .string(a.label), 0), ("e", .bool(a.perItem), 0),
+    ]
+    if let extra { fields.append((extra.0, extra.1, 0)) }
+    return .object(fields)
+  }
+
+  static func adjustment(_ json: JSON) -> Bill.Adjustment? {
+    guard let kind = json["kind"]?.string.flatMap(Bill.Adjustment.Kind.init(rawValue:)),
+      let label = json["l"]?.string, case .bool(let afterTax)? = json["t"], case .bool(let afterDiscount)? = json["d"]
+    else { return nil }
+    let percent = json["p"].flatMap(BillEntry.rational)
+    let amount = json["a"].flatMap(BillEntry.rational)
+    guard (percent == nil) != (amount == nil) else { return nil }
+    var adjustment = Bill.Adjustment(
+      kind: kind, percent: percent, amount: amount, afterTax: afterTax, afterDiscount: afterDiscount, label: label)
+    // (Saved before issue 39: no "e", a tax on the subtotal.)
+    if case .bool(true)? = json["e"], kind == .tax, percent != nil { adjustment.perItem = true }
+    return adjustment
   }
 
   /// An exact amount as text, `n/d` (or `n`): nothing lost.

@@ -4,9 +4,68 @@ import ReckonCore
 enum BillExport {
   enum Format: String, Sendable, Hashable, CaseIterable {
     case text, markdown, csv
+
+    init?(word: String) {
+      switch word {
+      case "text", "txt": self = .text
+      case "markdown", "md": self = .markdown
+      case "csv": self = .csv
+      default: return nil
+      }
+    }
+
+    init?(ending: String) {
+      switch ending {
+      case "txt", "text": self = .text
+      case "md", "markdown": self = .markdown
+      case "csv": self = .csv
+      default: return nil
+      }
+    }
+
+    var ending: String { self == .markdown ? "md" : self == .csv ? "csv" : "txt" }
   }
 
-  static func text(of report: BillReport, title: String, as format: Format) -> String {
+  /// The bill as a spreadsheet reads it: a row for each item and each line of the receipt
+  /// (tax, tip, service, discounts: these negative), then the total; columns for the
+  /// amount, the currency's code, and each person's part. Every row adds up to its amount,
+  /// and every person's column to their share (the total row). Amounts are plain numbers
+  /// with a decimal point, no thousands separator, so that a spreadsheet and Python's csv
+  /// read them as numbers.
+  static func spreadsheet(of report: BillReport, lineEnd: String = "\r\n") -> String {
+    let bill = report.bill
+    let split = BillSplit(bill, detailed: true)
+    let code = bill.currency?.code ?? ""
+    let plain = { (cents: Int) in Money.format(cents: BigInteger(cents), decimals: split.decimals) }
+    var rows: [[String]] = [["no.", "item", "who", "amount", "currency"] + bill.people]
+    for (item, cells) in zip(bill.items, split.itemCells) {
+      var row = [String](repeating: plain(0), count: bill.people.count)
+      for cell in cells { row[cell.person] = plain(cell.cents) }
+      let amount = cells.reduce(0) { $0 + $1.cents }
+      rows.append(["\(item.number)", item.label, report.who(item), plain(amount), code] + row)
+    }
+    for line in split.lines {
+      let sign = line.adjustment.kind == .discount ? -1 : 1
+      rows.append(
+        ["", report.describe(line.adjustment), "", plain(sign * line.cents), code]
+          + line.cells.map { plain(sign * $0) })
+    }
+    let tips =
+      split.columns.tip.reduce(0, +) - split.lines.filter { $0.adjustment.kind == .tip }.reduce(0) { $0 + $1.cents }
+    if tips != 0 {
+      // Each share rounded up: what that added to the tip.
+      let before = split.lines.filter { $0.adjustment.kind == .tip }
+      var cells = split.columns.tip
+      for line in before { for p in cells.indices { cells[p] -= line.cells[p] } }
+      rows.append(["", "rounded up to whole units (tip)", "", plain(tips), code] + cells.map(plain))
+    }
+    rows.append(["", "total", "", plain(split.totalCents), code] + split.cents.map(plain))
+    return rows.map { row in row.map(csvField).joined(separator: ",") }.joined(separator: lineEnd) + lineEnd
+  }
+
+  /// The export; `lineEnd` ends a CSV's rows (RFC 4180's CRLF in a file; a line feed on the
+  /// screen).
+  static func text(of report: BillReport, title: String, as format: Format, lineEnd: String = "\r\n") -> String {
     let items =
       [["no.", "item", "who", "amount"]]
       + report.bill.items.map { item in
@@ -26,7 +85,7 @@ enum BillExport {
       lines += markdown(split, leftColumns: 1)
       return lines.joined(separator: "\n")
     case .csv:
-      return split.map { row in row.map(csvField).joined(separator: ",") }.joined(separator: "\n")
+      return spreadsheet(of: report, lineEnd: lineEnd)
     }
   }
 

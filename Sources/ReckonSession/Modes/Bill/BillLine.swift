@@ -12,7 +12,8 @@ enum BillAction: Sendable {
   case quit
   case undo
   case save(String)
-  case export(BillExport.Format)
+  /// `export csv FILE`; no file: a new one named after the bill; `-`: the screen.
+  case export(BillExport.Format, path: String?)
 }
 
 /// Reads one line typed in a bill: a command word first (`tax`, `tip`, `paid`, `remove`, …),
@@ -41,7 +42,7 @@ struct BillLine {
     "tax", "tip", "service", "charge", "discount", "coupon", "total", "paid", "remove", "edit", "undo", "show",
     "settle", "round", "help", "quit", "done", "add", "save", "export", "all", "everyone",
     // Words of a line that reads like a sentence ("dee pays 5"), never a person's name.
-    "pays", "pay", "owes", "owe", "x", "and", "for",
+    "pays", "pay", "owes", "owe", "x", "and", "for", "joins", "join",
   ]
 
   init(_ line: String, bill: Bill, state: SessionState) {
@@ -87,7 +88,19 @@ struct BillLine {
       return .change(currency + [.receiptTotal(amount)], notes: notes)
     case "paid": return try paid(first, rest)
     case "remove", "delete":
+      if let word = rest.first, Int(word.text) == nil {
+        return try removeLine(first, rest)
+      }
       return .change([.remove(try itemNumber(first, rest, usage: "remove 3"))], notes: [])
+    case "edit" where rest.first.map({ BillLine.adjustmentWords.contains($0.lower) }) ?? false:
+      guard case .change(let entries, let notes) = try adjustment(rest[0], Array(rest.dropFirst())),
+        let index = entries.firstIndex(where: { if case .adjustment = $0 { true } else { false } }),
+        case .adjustment(let new) = entries[index]
+      else { return .change([], notes: []) }
+      let at = try adjustmentIndex(rest[0], size: nil, verb: "edit")
+      var changed = entries
+      changed[index] = .editAdjustment(at, new)
+      return .change(changed, notes: notes)
     case "edit":
       let number = try itemNumber(first, Array(rest.prefix(1)), usage: "edit 3 ada 20 pasta", alone: false)
       guard rest.count > 1 else {
@@ -114,18 +127,140 @@ struct BillLine {
       }
       return .save(name.text)
     case "export":
-      guard rest.count <= 1 else { throw Diagnostic("export takes one format", at: rest[1].span) }
-      guard let word = rest.first else { return .export(.text) }
-      guard let format = BillExport.Format(rawValue: word.lower == "md" ? "markdown" : word.lower) else {
-        throw Diagnostic(
-          "no export format \(Diagnostic.quoted(word.text))", at: word.span,
-          hint: "export text, export markdown or export csv")
+      // export [text|markdown|csv] [FILE]: the format, or the file's ending, says which.
+      var format: BillExport.Format?
+      var words = rest[...]
+      if let word = words.first, let named = BillExport.Format(word: word.lower) {
+        format = named
+        words.removeFirst()
       }
-      return .export(format)
+      guard words.count <= 1 else {
+        throw Diagnostic(
+          "export takes a format and one file", at: words[words.startIndex + 1].span,
+          hint: "export csv dinner.csv (a file's name with a space: not here)")
+      }
+      if let path = words.first {
+        if format == nil, let ending = path.text.split(separator: ".").last.map(String.init),
+          path.text.contains("."), let byEnding = BillExport.Format(ending: ending.lowercased())
+        {
+          format = byEnding
+        }
+        guard let format else {
+          throw Diagnostic(
+            "no export format \(Diagnostic.quoted(path.text))", at: path.span,
+            hint: "export csv, export markdown or export text, then a file's name (or - for the screen)")
+        }
+        return .export(format, path: path.text)
+      }
+      return .export(format ?? .text, path: nil)
     default:
+      if rest.first.map({ ["joins", "join"].contains($0.lower) }) ?? false {
+        return try joins(first, Array(rest.dropFirst()), word: rest[0])
+      }
       let (entries, notes) = try item(words)
       return .change(entries, notes: notes)
     }
+  }
+
+  /// `eve joins 3 5` (or `eve joins all`: every item typed with all): someone who came later
+  /// shares items typed before.
+  func joins(_ first: Word, _ rest: [Word], word: Word) throws(Diagnostic) -> BillAction {
+    guard let person = bill.person(named: first.text) else { throw unknownPerson(first.text, at: first.span) }
+    guard !rest.isEmpty else {
+      throw Diagnostic(
+        "\(word.lower) needs the items' numbers (show lists them)", at: word.span,
+        hint: "\(bill.people[person]) joins 3 5, or \(bill.people[person]) joins all (the items typed with all)")
+    }
+    var numbers: [Int] = []
+    for item in rest {
+      if item.lower == "all" || item.lower == "everything" {
+        numbers += bill.items.filter { $0.sharedByAll }.map(\.number)
+        continue
+      }
+      numbers.append(try itemNumber(word, [item], usage: "\(bill.people[person]) joins 3", alone: false))
+    }
+    numbers = numbers.filter { n in bill.items.first { $0.number == n }!.shares.allSatisfy { $0.person != person } }
+    guard !numbers.isEmpty else {
+      throw Diagnostic("\(bill.people[person]) shares \(rest.count == 1 ? "it" : "them") already", at: rest[0].span)
+    }
+    return .change([.join(person, numbers)], notes: [])
+  }
+
+  static let adjustmentWords: Set<String> = ["tax", "tip", "service", "charge", "discount", "coupon"]
+
+  /// `remove tax`, `remove tax 2%`, `remove coupon`, `remove paid bob`, `remove total`.
+  func removeLine(_ first: Word, _ rest: [Word]) throws(Diagnostic) -> BillAction {
+    let word = rest[0]
+    switch word.lower {
+    case "paid", "payment":
+      guard rest.count == 2, let person = bill.person(named: rest[1].text) else {
+        throw Diagnostic(
+          "remove paid needs whose payment", at: rest.count > 1 ? rest[1].span : word.span, hint: "remove paid bob")
+      }
+      guard bill.payments.contains(where: { $0.person == person }) else {
+        throw Diagnostic("\(bill.people[person]) has not been said to pay anything", at: rest[1].span)
+      }
+      return .change([.unpaid(person)], notes: [])
+    case "total":
+      guard bill.receiptTotal != nil else { throw Diagnostic("the bill has no receipt's total", at: word.span) }
+      return try alone(.change([.removeTotal], notes: []), words: rest)
+    case _ where BillLine.adjustmentWords.contains(word.lower):
+      let size = rest.count > 1 ? rest.dropFirst().map(\.text).joined(separator: " ") : nil
+      let index = try adjustmentIndex(word, size: size, verb: "remove")
+      return .change([.removeAdjustment(index, bill.adjustments[index])], notes: [])
+    default:
+      throw Diagnostic(
+        "remove takes an item's number, or a line of the receipt", at: word.span,
+        hint: "remove 3, remove tax, remove tip, remove coupon, remove paid bob, remove total")
+    }
+  }
+
+  /// The place of the tax (tip, …) a line names; asks which when there are several.
+  func adjustmentIndex(_ word: Word, size: String?, verb: String) throws(Diagnostic) -> Int {
+    let report = BillReport(bill)
+    let kind: Bill.Adjustment.Kind =
+      switch word.lower {
+      case "tax": .tax
+      case "tip": .tip
+      case "service", "charge": .charge
+      default: .discount
+      }
+    var matches = bill.adjustments.indices.filter { bill.adjustments[$0].kind == kind }
+    if word.lower == "coupon" || (word.lower == "discount" && matches.count > 1) {
+      let labelled = matches.filter { bill.adjustments[$0].label == word.lower }
+      if !labelled.isEmpty { matches = labelled }
+    }
+    if let size {
+      let wanted = size.replacingSpaces()
+      matches = matches.filter { i in
+        let a = bill.adjustments[i]
+        let said = a.percent.map { BillReport.plain($0) + "%" } ?? report.money(a.amount!)
+        return said == wanted || said == wanted + ".00" || (a.amount.map { BillReport.plain($0) == wanted } ?? false)
+      }
+    }
+    guard let first = matches.first else {
+      throw Diagnostic(
+        "the bill has no \(word.lower)\(size.map { " of " + $0 } ?? "")", at: word.span,
+        hint: bill.adjustments.isEmpty
+          ? "show lists the bill" : "it has: " + bill.adjustments.map(report.describe).joined(separator: ", "))
+    }
+    guard matches.count == 1 else {
+      let sizes = matches.map { i in
+        bill.adjustments[i].percent.map { BillReport.plain($0) + "%" } ?? report.money(bill.adjustments[i].amount!)
+      }
+      throw Diagnostic(
+        "the bill has \(matches.count) of those: say which", at: word.span,
+        hint: sizes.map { "\(verb) \(word.lower) \($0)" }.joined(separator: ", ")
+          + (verb == "edit" ? " (to change one: remove it, then add it as it should be)" : ""))
+    }
+    return first
+  }
+
+  private func alone(_ action: BillAction, words: [Word]) throws(Diagnostic) -> BillAction {
+    if words.count > 1 {
+      throw Diagnostic("'\(words[0].lower)' takes nothing after it", at: words[1].span.union(words.last!.span))
+    }
+    return action
   }
 
   private func alone(_ action: BillAction) throws(Diagnostic) -> BillAction {
@@ -137,20 +272,24 @@ struct BillLine {
 
   // MARK: Items
 
-  /// An item: who had it (names first, or last after the label), the amount, what it was.
+  /// An item: who had it (names first, or last after the label when none came first), the
+  /// amount, what it was. A name inside the label is the label's (`ada 10 gift for bob`).
   func item(_ words: [Word]) throws(Diagnostic) -> ([BillEntry], [String]) {
     var words = words[...]
     var newPeople: [String] = []
     var shares: [(name: String, weight: Rational, span: SourceSpan)] = []
     var everyone = false
+    var said: [String] = []
     // Who, at the start. (A word the bill does not know after the first is the amount or the
     // label, not a mistyped name: "ada pasta" lacks its amount.)
     while let word = words.first,
-      let who = try person(word, allowNew: true, newPeople: &newPeople, first: word.span == self.words.first?.span)
+      let who = try person(
+        word, allowNew: true, newPeople: &newPeople, first: word.span == self.words.first?.span, notes: &said)
     {
       if who.name == nil { everyone = true } else { shares.append((who.name!, who.weight, word.span)) }
       words.removeFirst()
     }
+    let namedFirst = everyone || !shares.isEmpty
     // "2 x 4.50": a count of the same item.
     var count = Rational.one
     if words.count >= 3, ["x", "×"].contains(words.dropFirst().first!.lower) {
@@ -168,7 +307,7 @@ struct BillLine {
     }
     let (amount, notes, currency, used): (Rational, [String], [BillEntry], Int)
     do throws(Diagnostic) {
-      (amount, notes, currency, used) = try leadingMoney(Array(words))
+      (amount, notes, currency, used) = try leadingMoney(Array(words), namedFirst: namedFirst)
     } catch {
       // No digit anywhere: the amount was left out ("ada pasta").
       if !words.contains(where: { $0.text.contains(where: \.isNumber) }) {
@@ -183,11 +322,44 @@ struct BillLine {
         "an item's amount must not be negative", at: words.first!.span.union(words[words.startIndex + used - 1].span),
         hint: "money off is a discount or a coupon: coupon 5")
     }
+    let amountSpan = words.first!.span.union(words[words.startIndex + used - 1].span)
     words.removeFirst(used)
-    // Who, at the end (names the bill knows, or with weights): "4.50 beer bob".
-    while let word = words.last, let who = try person(word, allowNew: false, newPeople: &newPeople) {
-      if who.name == nil { everyone = true } else { shares.insert((who.name!, who.weight, word.span), at: 0) }
-      words.removeLast()
+    if namedFirst {
+      // The label is all that is left: a person's name in it stays in it, and the echo says so.
+      let named = words.filter { bill.person(named: $0.text) != nil || newPeople.contains($0.text) }
+      if let first = named.first, !shares.contains(where: { $0.name.lowercased() == first.lower }) {
+        let who = (shares.map(\.name) + [first.text]).joined(separator: " ")
+        said.append(
+          "\(first.text) is part of the label, not charged: to share it with \(first.text), "
+            + "put every name first (\(everyone ? "all" : who) \(text(from: amountSpan.start))).")
+      }
+    } else {
+      // Who, at the end (names the bill knows, all, or with weights): "4.50 beer bob and cy".
+      var trailing: [(name: String?, weight: Rational, span: SourceSpan)] = []
+      while let word = words.last {
+        if word.lower == "and", !trailing.isEmpty, words.count >= 2,
+          (try? person(words[words.endIndex - 2], allowNew: false, newPeople: &newPeople, notes: &said)) ?? nil != nil
+        {
+          words.removeLast()
+          continue
+        }
+        guard let who = try person(word, allowNew: false, newPeople: &newPeople, notes: &said) else { break }
+        trailing.insert((who.name, who.weight, word.span), at: 0)
+        words.removeLast()
+      }
+      if let first = trailing.first, let before = words.last, BillLine.labelJoiners.contains(before.lower) {
+        // "10 gift for bob": bob may have had it, or may be what it was for.
+        let name = first.name ?? "all"
+        throw Diagnostic(
+          "did \(name) have it, or is \(Diagnostic.quoted(before.text + " " + name)) what it was? Say who had it first",
+          at: before.span.union(first.span),
+          hint: "\(name) \(text(from: amountSpan.start, to: before.span.start))"
+            + "(\(name) had it), or \(bill.people.first { $0 != name } ?? "ada") \(text(from: amountSpan.start))"
+            + " (for \(name))")
+      }
+      for who in trailing {
+        if who.name == nil { everyone = true } else { shares.append((who.name!, who.weight, who.span)) }
+      }
     }
     let label = words.map(\.text).joined(separator: " ")
     guard everyone || !shares.isEmpty else {
@@ -199,6 +371,15 @@ struct BillLine {
     }
     guard !(everyone && !shares.isEmpty) else {
       throw Diagnostic("all already means everyone: leave out the names, or all", at: shares[0].span)
+    }
+    if label.isEmpty, shares.count >= 2, let last = shares.last, newPeople.contains(last.name) {
+      // "dee salmon 19.45": a new name just before the amount, and nothing after it.
+      let first = shares[0].name
+      throw Diagnostic(
+        "is \(last.name) a person, or what \(first) had? An item is the names, then the amount, then what it was",
+        at: last.span,
+        hint: "\(shares.dropLast().map(\.name).joined(separator: " ")) \(text(from: amountSpan.start)) \(last.name)"
+          + " (or, for a person: add \(last.name), then this line again)")
     }
     var people = bill.people
     for name in newPeople where !people.contains(name) { people.append(name) }
@@ -222,14 +403,30 @@ struct BillLine {
         hint: "start another bill for the rest")
     }
     let draft = BillEntry.ItemDraft(amount: amount * count, shares: merged, label: label)
-    return ((newPeople.isEmpty ? [] : [.people(newPeople)]) + currency + [.item(draft)], notes)
+    return ((newPeople.isEmpty ? [] : [.people(newPeople)]) + currency + [.item(draft)], notes + said)
+  }
+
+  /// Words before a name at the end of a label that make it part of the label
+  /// (`gift for bob`): asked about, not guessed.
+  static let labelJoiners: Set<String> = [
+    "for", "to", "from", "with", "by", "of", "at", "in", "on", "via", "per", "from", "like", "than",
+  ]
+
+  /// The line's text from one column (to another, or its end).
+  func text(from start: Int, to end: Int? = nil) -> String {
+    let scalars = Array(line.unicodeScalars)
+    let stop = min(end ?? scalars.count, scalars.count)
+    guard start < stop else { return "" }
+    var result = String(String.UnicodeScalarView(scalars[start..<stop]))
+    while result.last == " " { result.removeLast() }
+    return result + (end == nil ? "" : " ")
   }
 
   /// A word that says who had an item: `all` (name nil), a name (with `:weight`), or nil
   /// when the word is something else (the amount, the label).
-  func person(_ word: Word, allowNew: Bool, newPeople: inout [String], first: Bool = false) throws(Diagnostic)
-    -> (name: String?, weight: Rational)?
-  {
+  func person(
+    _ word: Word, allowNew: Bool, newPeople: inout [String], first: Bool = false, notes: inout [String]
+  ) throws(Diagnostic) -> (name: String?, weight: Rational)? {
     if word.lower == "all" || word.lower == "everyone" { return (nil, .one) }
     var name = word.text
     var weight = Rational.one
@@ -245,9 +442,18 @@ struct BillLine {
     }
     if let index = bill.person(named: name) { return (bill.people[index], weight) }
     if let new = newPeople.first(where: { $0.lowercased() == name.lowercased() }) { return (new, weight) }
-    guard allowNew, BillLine.isName(name), !BillLine.keywords.contains(name.lowercased()), !isValue(name) else {
+    // A currency's name (lev, naira, rand) where a person is expected is a person: the echo
+    // says so. A variable, a constant or a currency's code in capitals (EUR 12) is an amount.
+    let valued = isValue(name)
+    guard allowNew, BillLine.isName(name), !BillLine.keywords.contains(name.lowercased()),
+      !valued || (!isVariable(name) && name != name.uppercased())
+    else {
       if word.text.firstIndex(of: ":") != nil { throw unknownPerson(name, at: word.span) }
       return nil
+    }
+    if valued {
+      notes.append(
+        "\(name) is taken as a person's name here (an amount in \(name) has it after the number: 10 \(name))")
     }
     if bill.namedAtStart {
       guard first || word.text.firstIndex(of: ":") != nil else { return nil }
@@ -270,11 +476,21 @@ struct BillLine {
   /// currency (`pi`, `usd`): something that can be money. A unit of anything else (`pa`, a
   /// pascal; `qg`) is a name.
   func isValue(_ name: String) -> Bool {
-    if name == "ans" || state.environment.variables[name] != nil { return true }
-    guard case .expression(let expr, _)? = try? Parser.parseLine(name),
-      let value = try? state.evaluator.evaluate(expr, in: state.environment)
-    else { return false }
-    return (try? MoneyInput.amount(value, at: SourceSpan(0, 0), in: state)) != nil
+    if Environment.answerNames.contains(name) || state.environment.variables[name] != nil { return true }
+    if let value = Builtins.constants[name] {
+      return (try? MoneyInput.amount(value, at: SourceSpan(0, 0), in: state)) != nil
+    }
+    // A currency by its code, sign or name (looked up, not evaluated: an unknown word would
+    // search for what it might have meant).
+    let units = state.evaluator.units
+    guard let term = units.term(named: name), term.prefix == 0, term.power == 1 else { return false }
+    return units.units[Int(term.unit)].isCurrency
+  }
+
+  /// Whether a word is a variable, `ans` or a constant (`pi`): never a person.
+  func isVariable(_ name: String) -> Bool {
+    name == "ans" || Environment.answerNames.contains(name) || state.environment.variables[name] != nil
+      || Builtins.constants[name] != nil
   }
 
   func checkNewName(_ word: Word, adding: Int = 0) throws(Diagnostic) {
@@ -311,10 +527,12 @@ struct BillLine {
   // MARK: Amounts
 
   /// The amount at the start of `words`: the fewest words that read as an expression (so
-  /// `10 in pizza` is 10, not 10 inches), and a currency's code or sign after them with
-  /// them. Returns the amount in the bill's currency, notes (a conversion), the currency
-  /// entry when it sets the bill's, and how many words it took.
-  func leadingMoney(_ words: [Word]) throws(Diagnostic) -> (Rational, [String], [BillEntry], Int) {
+  /// `10 in pizza` is 10, not 10 inches), and a currency after them with them, in any case
+  /// (`1000+500 JPY`, `10 usd`). Returns the amount in the bill's currency, notes (a
+  /// conversion), the currency entry when it sets the bill's, and how many words it took.
+  func leadingMoney(_ words: [Word], namedFirst: Bool = true) throws(Diagnostic) -> (
+    Rational, [String], [BillEntry], Int
+  ) {
     var firstError: Diagnostic?
     let lineEnd = words[0].span.end
     for count in 1...min(words.count, 12) {
@@ -322,15 +540,17 @@ struct BillLine {
       do throws(Diagnostic) {
         var value = try evaluate(taken)
         var used = count
-        if count < words.count, let withNext = try? evaluate(Array(words.prefix(count + 1))),
-          let quantity = withNext.quantity, !quantity.unit.isNone,
-          state.evaluator.units.currency(in: quantity.unit) != nil
-        {
-          value = withNext
-          used += 1
+        var said: [String] = []
+        if count < words.count, value.quantity.map({ $0.unit.isNone }) ?? false {
+          let next = words[count]
+          if let code = currencyCode(next, namedFirst: namedFirst, notes: &said) {
+            // The whole amount is in it: (1000+500) JPY, not 1000 + 500 JPY.
+            value = try evaluate(taken, in: code, at: next.span)
+            used += 1
+          }
         }
         let (amount, notes, currency) = try money(value, at: taken[0].span.union(words[used - 1].span))
-        return (amount, notes, currency, used)
+        return (amount, notes + said, currency, used)
       } catch {
         if firstError == nil {
           // "12+ dessert": the first word alone ends too soon; say so of the word, not of
@@ -342,13 +562,77 @@ struct BillLine {
         }
       }
     }
+    if let comma = BillLine.numberWithComma(in: words) { throw comma }
     throw firstError!
+  }
+
+  /// Currencies' codes that are also English words: lower case, they are the label's.
+  static let codesThatAreWords: Set<String> = [
+    "all", "bam", "bob", "cop", "cup", "gel", "mad", "mop", "pen", "sos", "top", "try", "ron", "lei",
+  ]
+
+  /// The currency a word after an amount names (`JPY`, `usd`, `€`, `yen`), as the unit's name
+  /// to evaluate it with; nil when the word is a person or the label's.
+  func currencyCode(_ word: Word, namedFirst: Bool, notes: inout [String]) -> String? {
+    let units = state.evaluator.units
+    func currency(_ name: String) -> Bool {
+      guard let term = units.term(named: name), term.prefix == 0, term.power == 1 else { return false }
+      return units.units[Int(term.unit)].isCurrency
+    }
+    let upper = word.text.uppercased()
+    let exact = currency(word.text)
+    guard exact || currency(upper) else { return nil }
+    if word.text != upper, bill.person(named: word.text) != nil {
+      // A person called bob (or lev) is a person where names go.
+      if !namedFirst {
+        notes.append("\(word.text) is taken as a person (the currency is \(upper), in capitals: 10 \(upper))")
+        return nil
+      }
+    }
+    if exact { return word.text }
+    if BillLine.codesThatAreWords.contains(word.lower) {
+      notes.append("\(Diagnostic.quoted(word.text)) is read as part of the label: for the currency, write \(upper)")
+      return nil
+    }
+    return upper
+  }
+
+  /// `16,75` or `1,000`: what a comma in an amount was probably meant to be.
+  static func numberWithComma(in words: [Word]) -> Diagnostic? {
+    for word in words.prefix(3) {
+      let parts = word.text.split(separator: ",", omittingEmptySubsequences: false)
+      guard parts.count == 2, let whole = parts.first, let after = parts.last,
+        !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber || $0 == "$" || $0 == "€" || $0 == "£" }),
+        !after.isEmpty, after.allSatisfy({ $0.isASCII && $0.isNumber })
+      else { continue }
+      if after.count == 3 {
+        return Diagnostic(
+          "a thousands separator: write \(whole)\(after) (a comma is not part of a number)", at: word.span)
+      }
+      return Diagnostic("a decimal comma: write \(whole).\(after)", at: word.span)
+    }
+    return nil
   }
 
   /// The value of words as one expression; an error points into the line.
   func evaluate(_ words: [Word]) throws(Diagnostic) -> Value {
     let start = words[0].span.start
     let text = String(String.UnicodeScalarView(Array(line.unicodeScalars)[start..<words.last!.span.end]))
+    return try evaluate(text: text, at: start)
+  }
+
+  /// The value of words as one amount in a currency: `(1000+500) JPY`.
+  func evaluate(_ words: [Word], in currency: String, at span: SourceSpan) throws(Diagnostic) -> Value {
+    let start = words[0].span.start
+    let text = String(String.UnicodeScalarView(Array(line.unicodeScalars)[start..<words.last!.span.end]))
+    do throws(Diagnostic) {
+      return try evaluate(text: "(" + text + ") " + currency, at: start - 1)
+    } catch {
+      throw Diagnostic(error.message, at: words[0].span.union(span), hint: error.hint)
+    }
+  }
+
+  func evaluate(text: String, at start: Int) throws(Diagnostic) -> Value {
     do throws(Diagnostic) {
       guard case .expression(let expr, _) = try Parser.parseLine(text, maxExponent: state.digitLimit) else {
         throw Diagnostic(
@@ -357,7 +641,7 @@ struct BillLine {
       return try state.evaluator.evaluate(expr, in: state.environment)
     } catch {
       var error = error
-      error.span = SourceSpan(error.span.start + start, error.span.end + start)
+      error.span = SourceSpan(max(error.span.start + start, 0), max(error.span.end + start, 0))
       error.also = error.also.map { SourceSpan($0.start + start, $0.end + start) }
       throw error
     }
@@ -365,7 +649,19 @@ struct BillLine {
 
   /// All of `words` as an amount of money.
   func money(_ words: [Word]) throws(Diagnostic) -> (Rational, [String], [BillEntry]) {
-    try money(try evaluate(words), at: words[0].span.union(words.last!.span))
+    let span = words[0].span.union(words.last!.span)
+    var said: [String] = []
+    do throws(Diagnostic) {
+      if words.count >= 2, let code = currencyCode(words.last!, namedFirst: true, notes: &said) {
+        let (amount, notes, currency) = try money(
+          try evaluate(Array(words.dropLast()), in: code, at: words.last!.span), at: span)
+        return (amount, notes + said, currency)
+      }
+      return try money(try evaluate(words), at: span)
+    } catch {
+      if let comma = BillLine.numberWithComma(in: words) { throw comma }
+      throw error
+    }
   }
 
   /// A value as money in the bill's currency: a plain number is in it; the first amount with
@@ -398,8 +694,19 @@ struct BillLine {
     guard case .exact(let exact) = converted.number else {
       throw Diagnostic("the rate from \(code) to \(billCurrency.code) is not exact", at: span)
     }
-    let note =
+    var note =
       "\(Money.format(amount, decimals: currency.decimals)) \(code) is \(Money.format(exact, decimals: billCurrency.decimals)) \(billCurrency.code) at your rate"
+    // A rate more than a week old is said, as the calculator says it.
+    let today = state.clock.today().number
+    let old = (state.settings.rates.rate(from: code, to: billCurrency.code)?.used ?? []).filter {
+      today - $0.day > ExchangeRates.staleDays
+    }
+    if !old.isEmpty {
+      note +=
+        " (the rate "
+        + old.map { "\($0.from)→\($0.to) is \(today - $0.day) days old" }.joined(separator: ", ")
+        + ": set a newer one with set rate or rates load)"
+    }
     return (exact, [note], [])
   }
 
@@ -410,8 +717,12 @@ struct BillLine {
     var afterTax = false
     var afterDiscount = false
     var roundUp = false
+    var perItem: Word?
     while let last = words.last {
-      if words.count >= 2, words[words.count - 2].lower == "after", ["tax", "taxes"].contains(last.lower) {
+      if words.count >= 3, ["per", "each", "by"].contains(words[words.count - 2].lower), last.lower == "item" {
+        perItem = words[words.count - 2]
+        words.removeLast(2)
+      } else if words.count >= 2, words[words.count - 2].lower == "after", ["tax", "taxes"].contains(last.lower) {
         afterTax = true
         words.removeLast(2)
       } else if words.count >= 2, words[words.count - 2].lower == "after",
@@ -439,6 +750,9 @@ struct BillLine {
       throw Diagnostic("after tax is for a tip or a discount", at: first.span)
     }
     if afterDiscount && kind != .tip { throw Diagnostic("after discount is for a tip", at: first.span) }
+    if let perItem, kind != .tax {
+      throw Diagnostic("per item is for a tax: tax 8.875% per item", at: perItem.span.union(words.last!.span))
+    }
     guard !words.isEmpty else {
       throw Diagnostic(
         "\(first.lower) needs a percentage or an amount", at: first.span,
@@ -450,11 +764,25 @@ struct BillLine {
       kind: kind, percent: nil, amount: nil, afterTax: afterTax, afterDiscount: afterDiscount, label: first.lower)
     var notes: [String] = []
     var currency: [BillEntry] = []
-    if words.last!.text.hasSuffix("%") {
+    // "20 percent", "12.5 pct", "8 per cent": a percentage, as "20%" is.
+    var percentWords = 0
+    if words.count >= 2, ["percent", "pct", "percentage"].contains(words.last!.lower) {
+      percentWords = 1
+    } else if words.count >= 3, words.last!.lower == "cent", words[words.count - 2].lower == "per" {
+      percentWords = 2
+    }
+    if percentWords > 0 || words.last!.text.hasSuffix("%") {
       var ws = words
-      let last = ws.removeLast()
-      let number = String(last.text.dropLast())
-      if !number.isEmpty { ws.append(Word(text: number, span: SourceSpan(last.span.start, last.span.end - 1))) }
+      let last: Word
+      if percentWords > 0 {
+        let sign = ws.removeLast()
+        if percentWords == 2 { ws.removeLast() }
+        last = Word(text: sign.text, span: ws.last!.span.union(sign.span))
+      } else {
+        last = ws.removeLast()
+        let number = String(last.text.dropLast())
+        if !number.isEmpty { ws.append(Word(text: number, span: SourceSpan(last.span.start, last.span.end - 1))) }
+      }
       guard !ws.isEmpty else { throw Diagnostic("a percentage needs its number", at: last.span) }
       let value = try evaluate(ws)
       guard let q = value.quantity, q.unit.isNone, case .exact(let p) = q.number else {
@@ -475,12 +803,40 @@ struct BillLine {
       guard !amount.isNegative else {
         throw Diagnostic("the amount must not be negative", at: words[0].span.union(words.last!.span))
       }
+      if first.lower != "coupon" { try checkRateOrAmount(first, words, amount: amount) }
       adjustment.amount = amount
       notes = n
       currency = c
     }
+    if perItem != nil {
+      guard adjustment.percent != nil else {
+        throw Diagnostic("per item needs a percentage: tax 8.875% per item", at: first.span)
+      }
+      adjustment.perItem = true
+    }
     if kind == .discount, first.lower == "coupon" { adjustment.label = "coupon" }
     return .change(currency + [.adjustment(adjustment)] + (roundUp ? [.roundUp(true)] : []), notes: notes)
+  }
+
+  /// `tax 8.875`, `tip 20` on a bill of 40: a plain number that may have been meant as a
+  /// rate is asked about, not guessed. It is a rate's when it has more decimals than money
+  /// has, or when, written without cents, it would be more than 30% of the bill.
+  func checkRateOrAmount(_ first: Word, _ words: [Word], amount: Rational) throws(Diagnostic) {
+    guard words.count == 1, let text = words.first?.text, Rational(decimal: text) != nil, amount <= 100 else { return }
+    let decimals = bill.currency?.decimals ?? 2
+    let written = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? 0
+    let split = BillSplit(bill)
+    let subtotal = Rational(split.columns.items.reduce(0, +)) / Rational(BigInteger.power(10, decimals))
+    let tooMuch = written < decimals && !subtotal.isZero && amount > subtotal * Rational(3) / 10
+    guard written > decimals || tooMuch else { return }
+    let rate = Money.format(subtotal * amount / 100, decimals: decimals)
+    let asAmount = Money.format(amount, decimals: decimals)
+    throw Diagnostic(
+      "\(first.lower) \(text): a rate or an amount? Say which", at: words[0].span,
+      hint: "\(first.lower) \(text)% for the rate (about \(rate) here), or "
+        + (written > decimals
+          ? "\(first.lower) \(asAmount) for an amount (money has \(decimals) decimals)"
+          : "\(first.lower) \(asAmount) for the amount"))
   }
 
   /// `paid ada` (all of it), `paid ada 100 bob 52.97`.
@@ -503,6 +859,9 @@ struct BillLine {
       while i < rest.count, bill.person(named: rest[i].text) == nil {
         amountWords.append(rest[i])
         i += 1
+      }
+      if amountWords.count == 1, ["rest", "all", "everything"].contains(amountWords[0].lower) {
+        amountWords = []  // "paid bob rest": what is left now
       }
       if amountWords.isEmpty {
         payments.append(Bill.Payment(person: index, amount: nil))
@@ -565,4 +924,9 @@ extension Rational {
     guard let d = decimal(parts[1]), !d.isZero else { return nil }
     self = n / d
   }
+}
+
+extension String {
+  /// The text without spaces (`8.875 %` is `8.875%`).
+  func replacingSpaces() -> String { String(filter { $0 != " " }) }
 }

@@ -11,6 +11,8 @@ struct BillMode: Mode {
   /// The lines that built the bill, by number, with what each did: `undo` takes the last.
   var lines: [(number: Int, entries: [BillEntry])] = []
   var nextLine = 1
+  /// The items' part of the last split, kept for the next line's (`BillSplit.ItemsPart`).
+  var itemsCache: BillSplit.ItemsPart?
 
   /// The most lines a bill keeps (each one is replayed when it is reopened or undone).
   static let maxLines = 10_000
@@ -103,15 +105,21 @@ struct BillMode: Mode {
       lines.removeLast()
       let description = BillMode.describe(last.entries, in: BillReport(bill))  // as the line left the bill
       (bill, _) = BillMode.replay(lines)
+      itemsCache = nil  // (the items kept may be the ones taken back)
       state.save(
         Bills.Undo(profile: state.profile, startedAt: startedAt, number: last.number, at: state.clock.nowMilliseconds())
       )
       return .stay(Reply([.note("Took back: \(description)")] + report(bill).totals))
     case .save(let newName):
       return .stay(save(as: newName, in: &state))
-    case .export(let format):
+    case .export(let format, let path):
       guard !bill.items.isEmpty else { return .stay(Reply([.note("The bill has no items to export yet.")])) }
-      return .stay(Reply([.result(BillExport.text(of: report(bill), title: title, as: format))]))
+      if path == "-" {
+        var text = BillExport.text(of: report(bill), title: title, as: format, lineEnd: "\n")
+        while text.hasSuffix("\n") { text.removeLast() }
+        return .stay(Reply([.result(text)]))
+      }
+      return .stay(export(BillExport.text(of: report(bill), title: title, as: format), as: format, to: path, in: state))
     case .change(let entries, let notes):
       guard lines.count < BillMode.maxLines else {
         return .stay(
@@ -123,7 +131,8 @@ struct BillMode: Mode {
       var changed = bill
       for entry in entries { entry.apply(to: &changed) }
       // The bill worked out once: checked, described and totalled from the same split.
-      let changedReport = BillReport(changed)
+      var cache = itemsCache
+      let changedReport = BillReport(changed, cache: &cache)
       let split = changedReport.split
       if let over = split.parts.firstIndex(where: { $0.total.isNegative || ($0.items - $0.discounts).isNegative }) {
         return .stay(
@@ -141,6 +150,7 @@ struct BillMode: Mode {
             line))
       }
       bill = changed
+      itemsCache = cache  // (only for a change that is kept)
       let number = nextLine
       nextLine += 1
       lines.append((number, entries))
@@ -157,6 +167,40 @@ struct BillMode: Mode {
       }
       return .stay(Reply(outputs))
     }
+  }
+
+  /// Writes an export to a new file: `path`, or one named after the bill in the current
+  /// folder (dinner.csv; bill-2026-12-08.csv, then -2, -3 … rather than replace one).
+  func export(_ text: String, as format: BillExport.Format, to path: String?, in state: SessionState) -> Reply {
+    guard let files = state.files else {
+      return Reply([.warning("this session cannot write files: export \(format.rawValue) - shows it here")])
+    }
+    var bytes = Array(text.utf8)
+    if bytes.last != 10 { bytes.append(10) }
+    let base = name ?? "bill-\(day.iso)"
+    let candidates =
+      path.map { [$0] } ?? (1...99).map { $0 == 1 ? "\(base).\(format.ending)" : "\(base)-\($0).\(format.ending)" }
+    var lastError: FileError?
+    for candidate in candidates {
+      do {
+        let written = try files.create(candidate, bytes: bytes)
+        let what =
+          format == .csv
+          ? "the items, each line of the receipt and the total, with each person's part (open it in a spreadsheet)"
+          : "the items and the split"
+        return Reply([.note("Wrote \(written): \(what).")])
+      } catch {
+        lastError = error
+        if path != nil || error.message != "there is a file there already" { break }
+      }
+    }
+    let target = path ?? "\(base).\(format.ending)"
+    return Reply([
+      .warning(
+        "\(target) could not be written: \(lastError?.message ?? "no name was free")"
+          + (lastError?.message == "there is a file there already"
+            ? " (choose another name: export \(format.rawValue) FILE)" : ""))
+    ])
   }
 
   /// `save dinner`: names the bill, unless another bill has the name.
@@ -204,6 +248,29 @@ struct BillMode: Mode {
       case .people(let names):
         parts.append(
           "\(names.joined(separator: ", ")) joined the bill" + (bill.namedAtStart ? "" : " (undo if not a name)"))
+        // The items typed with all before they came are not theirs: say so, and how to join.
+        let before = bill.items.filter { item in
+          item.sharedByAll
+            && names.contains { name in
+              bill.person(named: name).map { p in !item.shares.contains { $0.person == p } } ?? false
+            }
+        }
+        if !before.isEmpty {
+          let numbers = before.map { String($0.number) }
+          let list = before.prefix(5).map { "\($0.number)" + ($0.label.isEmpty ? "" : " " + $0.label) }
+          parts.append(
+            "\(names.count == 1 ? names[0] + " is" : "they are") not in the earlier shared "
+              + "\(before.count == 1 ? "item" : "items") \(list.joined(separator: ", "))\(before.count > 5 ? ", …" : "")"
+              + " (all meant those at the bill then): \(names[0]) joins \(numbers.count > 5 ? "all" : numbers.joined(separator: " ")) puts \(names[0]) in \(before.count == 1 ? "it" : "them")"
+          )
+        }
+      case .join(let person, let numbers):
+        let labels = numbers.prefix(5).map { n in
+          "\(n)" + (bill.items.first { $0.number == n }.map { $0.label.isEmpty ? "" : " " + $0.label } ?? "")
+        }
+        parts.append(
+          "\(bill.people[person]) shares \(numbers.count == 1 ? "item" : "items") \(labels.joined(separator: ", "))"
+            + (numbers.count > 5 ? " and \(numbers.count - 5) more" : ""))
       case .item:
         if let item = bill.items.last {
           parts.append(
@@ -229,10 +296,20 @@ struct BillMode: Mode {
               : ""))
       case .receiptTotal(let total): parts.append("the receipt's total: \(report.money(total))")
       case .paid(let payments):
+        // As the bill keeps them: "the rest" is the rest now, and stays so.
+        let kept = payments.compactMap { p in bill.payments.first { $0.person == p.person } }
+        let alone = kept.count == 1 && bill.payments.count == 1
         parts.append(
           "paid: "
-            + payments.map { bill.people[$0.person] + ($0.amount.map { " " + report.money($0) } ?? "") }.joined(
-              separator: ", "))
+            + kept.map { payment in
+              bill.people[payment.person] + " " + report.money(payment.amount ?? .zero)
+                + (payment.wasRest
+                  ? " (\(alone ? "all of it" : "the rest") as the bill stands: a later change leaves it as it is)" : "")
+            }.joined(separator: ", "))
+      case .removeAdjustment(_, let a): parts.append("\(report.describe(a)) removed")
+      case .editAdjustment(_, let a): parts.append("now \(report.describe(a))")
+      case .unpaid(let person): parts.append("\(bill.people[person]) paid nothing (what was said is taken back)")
+      case .removeTotal: parts.append("the receipt's total is taken back")
       case .roundUp(let on):
         parts.append(
           on
@@ -254,31 +331,39 @@ struct BillMode: Mode {
       "tax", "tip", "service", "discount", "coupon", "total", "paid", "remove", "edit", "undo", "show", "settle",
       "round", "help", "quit", "add", "save", "export", "all",
     ]
-    return (isFirstWord ? words : ["all", "after", "tax", "discount", "round", "text", "markdown", "csv"]) + bill.people
+    return (isFirstWord ? words : ["all", "after", "tax", "discount", "round", "text", "markdown", "csv", "joins"])
+      + bill.people
   }
 
   static let help = """
     A bill: each line changes it and is saved at once.
       ada 18.50 pasta       an item: who had it, the amount, what it was
       bob cy 24 wine        shared by those named; all 14 starter: by everyone
+                            at the bill now (eve joins 3: a later one too)
       ada:2 bob:1 30 pizza  shared by weight (ada two thirds)
-      2 x 4.50 beer bob     a count of the same item (amounts: any expression)
-      tax 8.875%            on the food after discounts; tax 10.53: an amount
+      2 x 4.50 beer bob     a count of the same item (amounts: any expression,
+                            with its currency: 1000+500 JPY, 10 usd)
+      tax 8.875%            on the food after discounts; tax 10.53: an amount;
+                            tax 8.875% per item: each item's tax rounded
       tip 20%               on the subtotal before tax and discounts; also
                             tip 20% after tax, after discount, round; tip 25
       service 10%           a service charge, on the subtotal after discounts
       discount 10%          off before tax (or after tax); coupon 5: an amount
+                            (percent and pct mean %: tip 20 percent)
       total 152.97          the receipt's total, checked against the bill
-      paid ada              who paid (paid ada 100 bob 52.97); settle: who
+      paid ada              who paid (paid ada 100 bob rest); settle: who
                             pays whom, with the fewest transfers
       show                  the items and the split; Enter alone: the totals
       remove 3, edit 3 …    change an item (show numbers them); undo: the
                             last line back; add eve: someone joins
+      remove tax, edit tip 18%, remove paid bob, remove total
       round                 every share up to a whole unit (the tip grows)
       save dinner           name it (bill open dinner reopens it)
-      export csv            the split as text, markdown or csv
+      export csv FILE       write it to a new file (csv, markdown or text;
+                            export csv -: here)
       quit                  back to the calculator (ans is the total)
-    Each share is the exact amount rounded once to the cent, so the shares
-    add up to the total exactly.
+    Each line of the receipt (each item, the tax, the tip) is rounded to the
+    cent as the receipt prints it, then shared by the largest remainder: every
+    row and column adds up, to the receipt's total.
     """
 }

@@ -10,6 +10,12 @@ struct BillReport {
     split = BillSplit(bill)
   }
 
+  /// The report, its split starting from what `cache` kept of the bill's items.
+  init(_ bill: Bill, cache: inout BillSplit.ItemsPart?) {
+    self.bill = bill
+    split = BillSplit(bill, cache: &cache)
+  }
+
   var decimals: Int { bill.currency?.decimals ?? 2 }
 
   /// An amount in minor units, as the bill writes it (`12.34`; whole yen).
@@ -25,6 +31,14 @@ struct BillReport {
   func who(_ item: Bill.Item) -> String {
     guard !item.shares.isEmpty else { return "everyone" }
     let weighted = item.shares.contains { $0.weight != .one }
+    if item.sharedByAll && !weighted {
+      // Typed with all: everyone then; those who came later and did not join it are named.
+      let left = bill.people.indices.filter { p in !item.shares.contains { $0.person == p } }
+      if left.isEmpty { return "everyone" }
+      if left.count < item.shares.count {
+        return "everyone but " + left.map { bill.people[$0] }.joined(separator: ", ")
+      }
+    }
     return item.shares.map { share in
       bill.people[share.person] + (weighted ? "×" + BillReport.plain(share.weight) : "")
     }.joined(separator: ", ")
@@ -47,7 +61,7 @@ struct BillReport {
 
   /// One adjustment in words: `tip 20% on the subtotal`, `coupon 5.00 after tax`.
   func describe(_ a: Bill.Adjustment) -> String {
-    let size = a.percent.map { BillReport.plain($0) + "%" } ?? money(a.amount!)
+    let size = a.percent.map { BillReport.plain($0) + "%" + (a.perItem ? " per item" : "") } ?? money(a.amount!)
     let on: String =
       switch a.kind {
       case .tip:
@@ -88,45 +102,45 @@ struct BillReport {
     return outputs
   }
 
-  /// The split as rows: a header, a row a person, the totals.
+  /// The split as rows: a header, a row a person, the totals. Every row and every column
+  /// adds up.
   func splitRows() -> [[String]] {
-    var columns: [(String, (BillSplit.Part) -> Rational)] = [("items", { $0.items })]
-    if split.parts.contains(where: { !$0.discounts.isZero }) { columns.append(("discounts", { -$0.discounts })) }
-    if split.parts.contains(where: { !$0.charges.isZero }) { columns.append(("charges", { $0.charges })) }
-    if split.parts.contains(where: { !$0.tax.isZero }) { columns.append(("tax", { $0.tax })) }
-    if split.parts.contains(where: { !$0.tip.isZero }) { columns.append(("tip", { $0.tip })) }
-    let rounded = columns.map { split.column($0.1) }
+    let c = split.columns
+    var columns: [(String, [Int])] = [("items", c.items)]
+    if c.discounts.contains(where: { $0 != 0 }) { columns.append(("discounts", c.discounts.map { -$0 })) }
+    if c.charges.contains(where: { $0 != 0 }) { columns.append(("charges", c.charges)) }
+    if c.tax.contains(where: { $0 != 0 }) { columns.append(("tax", c.tax)) }
+    if c.tip.contains(where: { $0 != 0 }) { columns.append(("tip", c.tip)) }
     var rows: [[String]] = [["who"] + columns.map(\.0) + ["total"]]
     for (p, name) in bill.people.enumerated() {
-      rows.append([name] + rounded.map { money($0[p]) } + [money(split.cents[p])])
+      rows.append([name] + columns.map { money($0.1[p]) } + [money(split.cents[p])])
     }
-    rows.append(["total"] + rounded.map { money($0.reduce(0, +)) } + [money(split.totalCents)])
+    let sums: [String] = columns.map { money($0.1.reduce(0, +)) }
+    rows.append(["total"] + sums + [money(split.totalCents)])
     return rows
   }
 
   /// With every share rounded up: the tip that makes, and what part of the subtotal it is.
   var roundedTip: String? {
     guard bill.roundUp else { return nil }
-    let tip = split.column { $0.tip }.reduce(0, +)
-    let subtotal = split.parts.reduce(Rational.zero) { $0 + $1.items }
-    guard !subtotal.isZero else { return nil }
-    let scale = Rational(BigInteger.power(10, decimals))
-    let percent = (Rational(tip) / scale / subtotal * 100).rounded(places: 1)
+    let tip = split.columns.tip.reduce(0, +)
+    let subtotal = split.columns.items.reduce(0, +)
+    guard subtotal != 0 else { return nil }
+    let percent = (Rational(tip) / Rational(subtotal) * 100).rounded(places: 1)
     return "Every share rounded up to a whole unit: the tip comes to \(money(tip))\(currencySuffix), "
       + "\(BillReport.plain(percent))% of the subtotal."
   }
 
   var roundingNote: String {
-    let columns = split.parts.contains {
-      !$0.tax.isZero || !$0.tip.isZero || !$0.discounts.isZero || !$0.charges.isZero
-    }
     let unit = decimals == 2 ? "cent" : "unit"
+    guard !split.lines.isEmpty else {
+      return "Each item is shared to the \(unit) by the largest remainder: the shares add up to "
+        + "\(money(split.totalCents))\(currencySuffix) exactly."
+    }
     return
-      "Each total is the exact share rounded once to the \(unit), so that they add up to "
-      + "\(money(split.totalCents))\(currencySuffix) exactly"
-      + (columns
-        ? "; each column is rounded the same way on its own, so a row may differ from its columns' sum by a \(unit)."
-        : ".")
+      "Each line of the receipt (the items, \(split.lines.map(\.adjustment.label).uniqued().joined(separator: ", "))) is "
+      + "rounded to the \(unit) as a receipt prints it, then shared by the largest remainder: every row and "
+      + "column adds up, to \(money(split.totalCents))\(currencySuffix)."
   }
 
   /// The receipt's total against the bill's, and where a difference may come from.
@@ -139,19 +153,27 @@ struct BillReport {
     var reasons: [String] = []
     let absolute = abs(difference)
     let scale = Rational(BigInteger.power(10, decimals))
-    let taxCents = split.column { $0.tax }.reduce(0, +)
+    /// The bill's total were its adjustments changed so.
+    func total(_ change: (inout Bill.Adjustment) -> Void) -> Int {
+      var other = bill
+      for i in other.adjustments.indices { change(&other.adjustments[i]) }
+      return BillSplit(other).totalCents
+    }
     if let tip = bill.adjustments.first(where: { $0.kind == .tip && !$0.afterTax }), let p = tip.percent,
-      ((Rational(taxCents) * p / 100).rounded(places: 0).intValue ?? -1) == difference
+      total({ if $0.kind == .tip { $0.afterTax = true } }) == receiptCents
     {
       reasons.append("the receipt's tip is on the taxed total (tip \(BillReport.plain(p))% after tax)")
+    }
+    if let tax = bill.adjustments.first(where: { $0.kind == .tax && $0.percent != nil && !$0.perItem }),
+      total({ if $0.kind == .tax && $0.percent != nil { $0.perItem = true } }) == receiptCents
+    {
+      reasons.append(
+        "the receipt rounds the tax on each item (remove tax, then tax \(BillReport.plain(tax.percent!))% per item)")
     }
     for item in bill.items where ((item.amount * scale).rounded(places: 0).intValue ?? 0) == absolute {
       reasons.append(
         "item \(item.number) (\(item.label.isEmpty ? money(item.amount) : item.label)) is "
           + (difference > 0 ? "missing here" : "here twice, or not on the receipt"))
-    }
-    if absolute <= max(bill.items.count, 2) {
-      reasons.append("the receipt rounds each item's tax (or tip) on its own")
     }
     if reasons.isEmpty { reasons.append("an item, a charge or a discount may be missing or mistyped") }
     return .warning(
@@ -211,5 +233,14 @@ struct BillReport {
       : "largest debt to largest credit (with more than \(Settlement.exactLimit) balances the fewest is not searched for)"
     outputs.append(.note("\(Wording.count(transfers.count, "transfer")): \(fewest)."))
     return outputs
+  }
+}
+
+extension Array where Element: Equatable {
+  /// The elements in order, each once.
+  func uniqued() -> [Element] {
+    var seen: [Element] = []
+    for e in self where !seen.contains(e) { seen.append(e) }
+    return seen
   }
 }

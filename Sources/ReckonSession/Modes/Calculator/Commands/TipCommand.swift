@@ -54,7 +54,21 @@ struct TipCommand: Command {
       }
     }
     var percent: Rational?
-    if tokens.count >= 2, let p = list.number(of: tokens[tokens.endIndex - 2]), tokens.last?.kind == .percent {
+    // "tip 50 18 percent", "18 pct", "18 per cent": the percentage, as 18% is.
+    let percentWord = tokens.last.map { list.isName($0, "percent") || list.isName($0, "pct") } ?? false
+    let perCent =
+      tokens.count >= 3 && list.isName(tokens[tokens.endIndex - 1], "cent")
+      && list.isName(tokens[tokens.endIndex - 2], "per")
+    if percentWord || perCent, tokens.count >= (perCent ? 3 : 2),
+      let p = list.number(of: tokens[tokens.endIndex - (perCent ? 3 : 2)])
+    {
+      guard p <= 1000 else {
+        throw Diagnostic(
+          "a tip percentage must be from 0 to 1000", at: tokens[tokens.endIndex - (perCent ? 3 : 2)].span)
+      }
+      percent = p
+      tokens.removeLast(perCent ? 3 : 2)
+    } else if tokens.count >= 2, let p = list.number(of: tokens[tokens.endIndex - 2]), tokens.last?.kind == .percent {
       guard p <= 1000 else {
         throw Diagnostic("a tip percentage must be from 0 to 1000", at: tokens[tokens.endIndex - 2].span)
       }
@@ -62,8 +76,12 @@ struct TipCommand: Command {
       tokens.removeLast(2)
     }
     // "tip 84.50 18": a number right after the amount is a percentage without its sign.
+    // ("tip $50": a currency's sign before the amount is not an amount before it.)
     if percent == nil, tokens.count >= 2, let last = tokens.last, last.kind == .number,
-      Operands.endsOperand(tokens[tokens.endIndex - 2])
+      Operands.endsOperand(tokens[tokens.endIndex - 2]),
+      !(TipCommand.prefixSigns.contains(list.text(of: tokens[tokens.endIndex - 2]))
+        && tokens[tokens.endIndex - 2].span.end == last.span.start
+        && (tokens.count == 2 || !Operands.endsOperand(tokens[tokens.endIndex - 3])))
     {
       throw Diagnostic(
         "the tip percentage needs a % sign", at: last.span,
@@ -120,6 +138,11 @@ struct TipCommand: Command {
     }
     return .stay(Reply([.result(text)]))
   }
+
+  /// Currency signs written before an amount (`$50`, `€12`).
+  static let prefixSigns: Set<String> = [
+    "$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪", "₫", "₱", "฿", "₦", "₴", "₸", "₭",
+  ]
 
   /// Catches the tip lines whose amount would otherwise swallow a misplaced percentage or
   /// word, so the error names the real mistake.
