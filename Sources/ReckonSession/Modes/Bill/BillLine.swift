@@ -179,7 +179,9 @@ struct BillLine {
       }
       numbers.append(try itemNumber(word, [item], usage: "\(bill.people[person]) joins 3", alone: false))
     }
-    numbers = numbers.filter { n in bill.items.first { $0.number == n }!.shares.allSatisfy { $0.person != person } }
+    numbers = numbers.uniqued().filter { n in
+      bill.items.first { $0.number == n }!.shares.allSatisfy { $0.person != person }
+    }
     guard !numbers.isEmpty else {
       throw Diagnostic("\(bill.people[person]) shares \(rest.count == 1 ? "it" : "them") already", at: rest[0].span)
     }
@@ -290,6 +292,15 @@ struct BillLine {
       words.removeFirst()
     }
     let namedFirst = everyone || !shares.isEmpty
+    if namedFirst, let verb = words.first, ["pays", "pay", "paid", "owes", "owe"].contains(verb.lower) {
+      // "dee pays 5", "bob owes 3": a sentence, not an item.
+      let who = shares.first?.name ?? "ada"
+      throw Diagnostic(
+        "\(verb.text) is not a word of an item: an item is who had it, the amount, then what it was", at: verb.span,
+        hint: ["pays", "pay", "paid"].contains(verb.lower)
+          ? "to say who paid: paid \(who) \(text(from: verb.span.end).trimmingLeadingSpaces())"
+          : "settle says who owes whom")
+    }
     // "2 x 4.50": a count of the same item.
     var count = Rational.one
     if words.count >= 3, ["x", "×"].contains(words.dropFirst().first!.lower) {
@@ -929,4 +940,8 @@ extension Rational {
 extension String {
   /// The text without spaces (`8.875 %` is `8.875%`).
   func replacingSpaces() -> String { String(filter { $0 != " " }) }
+}
+
+extension String {
+  func trimmingLeadingSpaces() -> String { String(drop { $0 == " " }) }
 }
