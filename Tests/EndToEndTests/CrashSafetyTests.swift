@@ -64,6 +64,16 @@ import Testing
     #expect(run.output.hasSuffix("OK\n"))
   }
 
+  /// 40 kill -9s while a trip's expenses are typed: every line acknowledged on screen is
+  /// saved, as typed and in order, and the database is whole.
+  @Test func killsDuringATripLoseNoLine() throws {
+    let run = try Self.runScript(["--trips", "40"])
+    #expect(run.status == 0, "\(run.output.suffix(3000))")
+    #expect(
+      run.output.contains(/acknowledged lines: [1-9][0-9]*, every one saved, in order/), "\(run.output.suffix(1500))")
+    #expect(run.output.hasSuffix("OK\n"))
+  }
+
   @Test(arguments: ["2", "4"])
   func processesAtOnceRecordEveryAnswerOnce(_ processes: String) throws {
     let run = try Self.runScript(["--concurrent", processes, "--rounds", "10"])

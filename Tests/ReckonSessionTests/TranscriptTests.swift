@@ -100,7 +100,7 @@ import Testing
     // The physical constants complete by their symbols (m_e, the electron's mass).
     ("m", ["m+", "m-", "m_P", "m_d", "m_e", "m_n", "m_p", "m_u", "m_α", "m_μ", "m_τ", "max(", "mc", "min(", "mr"]),
     ("m+", ["m+"]),
-    ("help t", ["tan", "tanh", "tip", "trunc"]),
+    ("help t", ["tan", "tanh", "tip", "trip", "trunc"]),
     ("set d", ["digits"]),
     ("drill r", ["random", "review"]),
     ("drill 7 c", ["count"]),
@@ -116,7 +116,7 @@ import Testing
     ("st", ["stats"]),
     ("2 + qu", []),
     ("fu", ["full"]),
-    ("t", ["t_P", "tan(", "tanh(", "tau", "tip", "to", "trunc("]),
+    ("t", ["t_P", "tan(", "tanh(", "tau", "tip", "to", "trip", "trunc("]),
     ("set ", ["digits", "format", "rate", "retention", "separators", "tips"]),
     ("set f", ["format"]),
     ("set format ", ["auto", "eng", "fixed", "sci"]),

@@ -26,6 +26,9 @@ struct Bill: Sendable, Equatable {
   /// How many times an item already in the bill was changed (removed, edited, joined): a
   /// split kept from before is good while this is the same (`BillSplit.ItemsPart`).
   var itemEdits = 0
+  /// A trip (`trip ski`): a ledger of expenses, each paid by someone (and of bills brought
+  /// in), over days and currencies, settled once for all of it.
+  var isTrip = false
 
   struct Item: Sendable, Equatable {
     var number: Int
@@ -36,6 +39,9 @@ struct Bill: Sendable, Equatable {
     /// Typed with `all`: shared by everyone in the bill then (not by those who join later,
     /// unless they join it: `eve joins 3`).
     var sharedByAll = false
+    /// Who paid for it, and how much (`ada paid 120 fuel for all`; a bill brought into a
+    /// trip, its payers): counted with the payments when the bill is settled.
+    var paidBy: [Payment] = []
   }
 
   struct Share: Sendable, Equatable {

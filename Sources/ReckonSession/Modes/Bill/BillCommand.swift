@@ -98,33 +98,40 @@ struct BillCommand: Command {
           "no saved bill called \(key)", at: SourceSpan(0, 0),
           hint: saved.isEmpty ? "there are no saved bills yet" : "bills lists them")
       }
-      let lines: [Bills.Line]
-      do {
-        lines = try state.load(Bills.Lines(profile: state.profile, startedAt: found.startedAt))
-      } catch {
-        return .stay(Reply([.warning("the bill could not be read: \(error.message)")]))
-      }
-      var mode = BillMode(startedAt: found.startedAt, day: found.day, name: found.name)
-      var unreadable = 0
-      for line in lines {
-        guard let entries = BillEntry.decoded(line.entries) else {
-          unreadable += 1
-          continue
-        }
-        mode.lines.append((line.number, entries))
-      }
-      let (bill, skipped) = BillMode.replay(mode.lines)
-      mode.bill = bill
-      mode.nextLine = (lines.map(\.number).max() ?? 0) + 1
-      var outputs: [Output] = []
-      if unreadable + skipped > 0 {
-        outputs.append(
-          .warning("\(Wording.count(unreadable + skipped, "line")) of this bill could not be read, and are left out"))
+      guard var (mode, outputs) = BillCommand.reopen(found, in: state) else {
+        return .stay(Reply([.warning("the bill could not be read")]))
       }
       outputs.append(.note("\(mode.title) reopened."))
-      outputs += BillReport(bill).show(title: mode.title)
+      outputs += BillReport(mode.bill).show(title: mode.title)
+      mode.itemsCache = nil
       return .enter(mode, Reply(outputs))
     }
+  }
+
+  /// A saved bill (or trip) as its lines build it, with a warning for lines that could not
+  /// be read; nil when its lines cannot be read at all.
+  static func reopen(_ found: Bills.Summary, in state: SessionState) -> (BillMode, [Output])? {
+    guard let lines = try? state.load(Bills.Lines(profile: state.profile, startedAt: found.startedAt)) else {
+      return nil
+    }
+    var mode = BillMode(startedAt: found.startedAt, day: found.day, name: found.name)
+    var unreadable = 0
+    for line in lines {
+      guard let entries = BillEntry.decoded(line.entries) else {
+        unreadable += 1
+        continue
+      }
+      mode.lines.append((line.number, entries))
+    }
+    let (bill, skipped) = BillMode.replay(mode.lines)
+    mode.bill = bill
+    mode.nextLine = (lines.map(\.number).max() ?? 0) + 1
+    var outputs: [Output] = []
+    if unreadable + skipped > 0 {
+      outputs.append(
+        .warning("\(Wording.count(unreadable + skipped, "line")) of this bill could not be read, and are left out"))
+    }
+    return (mode, outputs)
   }
 }
 
@@ -175,5 +182,5 @@ struct BillsCommand: Command {
 }
 
 enum BillFeature: Feature {
-  static let commands: [any Command.Type] = [BillCommand.self, BillsCommand.self]
+  static let commands: [any Command.Type] = [BillCommand.self, BillsCommand.self, TripCommand.self]
 }

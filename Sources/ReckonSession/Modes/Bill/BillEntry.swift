@@ -29,6 +29,20 @@ enum BillEntry: Sendable, Equatable {
   case unpaid(Int)
   /// The receipt's total, taken back (`remove total`).
   case removeTotal
+  /// The bill is a trip's ledger (`trip ski`).
+  case trip
+  /// An expense: an item someone paid for (`ada paid 120 EUR fuel for all`).
+  case expense(payer: Int, ItemDraft)
+  /// A saved bill brought into a trip (`include dinner`): each person's share of it and
+  /// what each paid, by name, in the trip's currency.
+  case include(Included)
+
+  struct Included: Sendable, Equatable {
+    var label: String
+    var people: [String]
+    var shares: [Rational]
+    var paid: [Rational]
+  }
   /// The bill's currency, set by the first amount given in one.
   case currency(BillCurrency)
 
@@ -55,6 +69,9 @@ enum BillEntry: Sendable, Equatable {
     case .editAdjustment(let index, let adjustment):
       return bill.adjustments.indices.contains(index) && bill.adjustments[index].kind == adjustment.kind
     case .unpaid(let person): return person < people
+    case .expense(let payer, let draft): return payer < people && draft.shares.allSatisfy { $0.person < people }
+    case .include(let included):
+      return included.shares.count == included.people.count && included.paid.count == included.people.count
     case .start: return bill.people.isEmpty && bill.items.isEmpty
     default: return true
     }
@@ -80,9 +97,12 @@ enum BillEntry: Sendable, Equatable {
       // What is paid is fixed when it is said: "the rest" (no amount) is the rest now, and a
       // change to the bill later leaves it alone (settle then says who owes whom).
       let named = Set(payments.map(\.person))
-      let others = bill.payments.filter { !named.contains($0.person) }.reduce(Rational.zero) {
-        $0 + ($1.amount ?? .zero)
-      }
+      // (What was paid for items, expenses in a trip, counts as paid too.)
+      let others =
+        bill.payments.filter { !named.contains($0.person) }.reduce(Rational.zero) { $0 + ($1.amount ?? .zero) }
+        + bill.items.reduce(Rational.zero) { sum, item in
+          sum + item.paidBy.reduce(Rational.zero) { $0 + ($1.amount ?? .zero) }
+        }
       let given = payments.reduce(Rational.zero) { $0 + ($1.amount ?? .zero) }
       let open = payments.filter { $0.amount == nil }.map(\.person)
       var rest: [Rational] = []
@@ -108,6 +128,24 @@ enum BillEntry: Sendable, Equatable {
     case .editAdjustment(let index, let adjustment): bill.adjustments[index] = adjustment
     case .unpaid(let person): bill.payments.removeAll { $0.person == person }
     case .removeTotal: bill.receiptTotal = nil
+    case .trip: bill.isTrip = true
+    case .expense(let payer, let draft):
+      var item = BillEntry.item(draft, numbered: bill.nextNumber, in: bill)
+      item.paidBy = [Bill.Payment(person: payer, amount: draft.amount)]
+      bill.items.append(item)
+      bill.nextNumber += 1
+    case .include(let included):
+      for name in included.people where bill.person(named: name) == nil { bill.people.append(name) }
+      let people = included.people.map { bill.person(named: $0)! }
+      let shares = zip(people, included.shares).filter { !$0.1.isZero }.map { Bill.Share(person: $0, weight: $1) }
+      let total = included.shares.reduce(Rational.zero, +)
+      var item = Bill.Item(number: bill.nextNumber, amount: total, shares: shares, label: included.label)
+      item.paidBy = zip(people, included.paid).filter { !$0.1.isZero }.map { Bill.Payment(person: $0, amount: $1) }
+      // (A bill of nothing to share still brings in what was paid: shared by no one, it
+      // is everyone's, so it is given to those who paid.)
+      if item.shares.isEmpty { item.shares = item.paidBy.map { Bill.Share(person: $0.person, weight: .one) } }
+      bill.items.append(item)
+      bill.nextNumber += 1
     case .remove(let number):
       bill.items.removeAll { $0.number == number }
       bill.itemEdits += 1
@@ -170,6 +208,14 @@ enum BillEntry: Sendable, Equatable {
       BillEntry.json(a, kind: "readjust", extra: ("i", .number(Double(index))))
     case .unpaid(let person): .object(["k": .string("unpaid"), "p": .number(Double(person))])
     case .removeTotal: .object(["k": .string("untotal")])
+    case .trip: .object(["k": .string("trip")])
+    case .expense(let payer, let draft):
+      .object(["k": .string("expense"), "p": .number(Double(payer)), "i": draft.json])
+    case .include(let b):
+      .object([
+        "k": .string("include"), "l": .string(b.label), "n": .array(b.people.map { (.string($0), 0) }),
+        "s": .array(b.shares.map { (BillEntry.json($0), 0) }), "p": .array(b.paid.map { (BillEntry.json($0), 0) }),
+      ])
     case .receiptTotal(let total): .object(["k": .string("total"), "a": BillEntry.json(total)])
     case .paid(let payments):
       .object([
@@ -207,6 +253,23 @@ enum BillEntry: Sendable, Equatable {
       guard let person = json["p"]?.integer, person >= 0 else { return nil }
       self = .unpaid(person)
     case "untotal": self = .removeTotal
+    case "trip": self = .trip
+    case "expense":
+      guard let payer = json["p"]?.integer, payer >= 0, let draft = json["i"].flatMap(ItemDraft.init(json:)) else {
+        return nil
+      }
+      self = .expense(payer: payer, draft)
+    case "include":
+      guard let label = json["l"]?.string, case .array(let names)? = json["n"], case .array(let shares)? = json["s"],
+        case .array(let paid)? = json["p"], names.count <= 100, shares.count == names.count, paid.count == names.count
+      else { return nil }
+      let people = names.compactMap { $0.value.string }
+      let s = shares.compactMap { BillEntry.rational($0.value) }
+      let p = paid.compactMap { BillEntry.rational($0.value) }
+      guard people.count == names.count, s.count == names.count, p.count == names.count,
+        people.allSatisfy(BillLine.isName), s.allSatisfy({ !$0.isNegative }), p.allSatisfy({ !$0.isNegative })
+      else { return nil }
+      self = .include(Included(label: label, people: people, shares: s, paid: p))
     case "total":
       guard let total = json["a"].flatMap(BillEntry.rational) else { return nil }
       self = .receiptTotal(total)

@@ -60,6 +60,12 @@ enum BillExport {
       rows.append(["", "rounded up to whole units (tip)", "", plain(tips), code] + cells.map(plain))
     }
     rows.append(["", "total", "", plain(split.totalCents), code] + split.cents.map(plain))
+    if bill.isTrip || !bill.payments.isEmpty || bill.items.contains(where: { !$0.paidBy.isEmpty }) {
+      // What each paid (expenses, bills brought in, payments): settle squares it with the
+      // total row.
+      let paid = split.paidCents(bill)
+      rows.append(["", "paid", "", plain(paid.reduce(0, +)), code] + paid.map(plain))
+    }
     return rows.map { row in row.map(csvField).joined(separator: ",") }.joined(separator: lineEnd) + lineEnd
   }
 

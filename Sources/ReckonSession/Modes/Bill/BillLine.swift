@@ -42,7 +42,7 @@ struct BillLine {
     "tax", "tip", "service", "charge", "discount", "coupon", "total", "paid", "remove", "edit", "undo", "show",
     "settle", "round", "help", "quit", "done", "add", "save", "export", "all", "everyone",
     // Words of a line that reads like a sentence ("dee pays 5"), never a person's name.
-    "pays", "pay", "owes", "owe", "x", "and", "for", "joins", "join",
+    "pays", "pay", "owes", "owe", "x", "and", "for", "joins", "join", "include", "trip",
   ]
 
   init(_ line: String, bill: Bill, state: SessionState) {
@@ -153,13 +153,188 @@ struct BillLine {
         return .export(format, path: path.text)
       }
       return .export(format ?? .text, path: nil)
+    case "include":
+      guard rest.count == 1 else {
+        throw Diagnostic(
+          "include takes the name of a saved bill", at: rest.count > 1 ? rest[1].span : first.span,
+          hint: "include dinner (bills lists them)")
+      }
+      return try include(rest[0])
     default:
+      if rest.first?.lower == "paid" { return try expense(words) }
       if rest.first.map({ ["joins", "join"].contains($0.lower) }) ?? false {
         return try joins(first, Array(rest.dropFirst()), word: rest[0])
       }
       let (entries, notes) = try item(words)
       return .change(entries, notes: notes)
     }
+  }
+
+  /// `ada paid 120 EUR fuel for all`, `bob paid 30 taxi for ada cy`, `cy paid 12 coffee`
+  /// (for everyone): an expense, an item someone paid for.
+  func expense(_ words: [Word]) throws(Diagnostic) -> BillAction {
+    var newPeople: [String] = []
+    var said: [String] = []
+    guard let payer = try person(words[0], allowNew: true, newPeople: &newPeople, first: true, notes: &said),
+      let payerName = payer.name, payer.weight == .one
+    else {
+      throw Diagnostic(
+        "who paid? An expense is a name, paid, the amount, what it was, and for whom", at: words[0].span,
+        hint: "ada paid 120 fuel for all")
+    }
+    var rest = Array(words.dropFirst(2))
+    guard !rest.isEmpty else {
+      throw Diagnostic(
+        "the expense needs its amount", at: words[1].span, hint: "\(payerName) paid 120 fuel for all")
+    }
+    // For whom: the names after the last "for" (all of them names, or all), or everyone.
+    var shares: [(name: String, span: SourceSpan)] = []
+    var everyone = true
+    if let at = rest.lastIndex(where: { $0.lower == "for" }), at + 1 < rest.count {
+      var names: [(String, SourceSpan)] = []
+      var all = false
+      var ok = true
+      for word in rest[(at + 1)...] where ok {
+        if ["and", ","].contains(word.lower) { continue }
+        let name = word.text.hasSuffix(",") ? String(word.text.dropLast()) : word.text
+        if ["all", "everyone"].contains(name.lowercased()) {
+          all = true
+        } else if let known = bill.person(named: name) {
+          names.append((bill.people[known], word.span))
+        } else if let new = newPeople.first(where: { $0.lowercased() == name.lowercased() }) {
+          names.append((new, word.span))
+        } else if !bill.namedAtStart, BillLine.isName(name), !BillLine.keywords.contains(name.lowercased()),
+          !isValue(name)
+        {
+          try checkNewName(Word(text: name, span: word.span), adding: newPeople.count)
+          newPeople.append(name)
+          names.append((name, word.span))
+        } else {
+          ok = false
+        }
+      }
+      if ok && (all || !names.isEmpty) {
+        guard !(all && !names.isEmpty) else {
+          throw Diagnostic("all already means everyone: leave out the names, or all", at: rest[at].span)
+        }
+        everyone = all
+        shares = names
+        rest.removeSubrange(at...)
+      }
+    }
+    guard !rest.isEmpty else {
+      throw Diagnostic("the expense needs its amount", at: words[1].span, hint: "\(payerName) paid 120 fuel for all")
+    }
+    let (amount, notes, currency, used) = try leadingMoney(rest)
+    guard !amount.isNegative, !amount.isZero else {
+      throw Diagnostic("an expense's amount must be more than zero", at: rest[0].span.union(rest[used - 1].span))
+    }
+    let label = rest.dropFirst(used).map(\.text).joined(separator: " ")
+    var people = bill.people
+    for name in newPeople where !people.contains(name) { people.append(name) }
+    var merged: [Bill.Share] = []
+    for share in shares {
+      let index = people.firstIndex { $0.lowercased() == share.name.lowercased() }!
+      if !merged.contains(where: { $0.person == index }) { merged.append(Bill.Share(person: index, weight: .one)) }
+    }
+    if everyone && people.isEmpty {
+      throw Diagnostic("there is no one in the bill yet for all to share it", at: words[0].span)
+    }
+    guard bill.nextNumber <= BillLine.maxItems else {
+      throw Diagnostic("a bill has at most \(BillLine.maxItems.grouped) items", at: words[0].span)
+    }
+    let index = people.firstIndex { $0.lowercased() == payerName.lowercased() }!
+    let draft = BillEntry.ItemDraft(amount: amount, shares: merged, label: label)
+    return .change(
+      (newPeople.isEmpty ? [] : [.people(newPeople)]) + currency + [.expense(payer: index, draft)], notes: notes + said)
+  }
+
+  /// `include dinner`: a saved bill brought into a trip, each person's share and what each
+  /// paid, in the trip's currency (converted at your rate now, and said).
+  func include(_ word: Word) throws(Diagnostic) -> BillAction {
+    guard bill.isTrip else {
+      throw Diagnostic("include brings a bill into a trip: start one with trip ski", at: word.span)
+    }
+    let saved = (try? state.load(Bills.All(profile: state.profile))) ?? []
+    guard let found = saved.first(where: { $0.name?.lowercased() == word.lower }) else {
+      throw Diagnostic("no saved bill called \(word.text)", at: word.span, hint: "bills lists them")
+    }
+    let lines = ((try? state.load(Bills.Lines(profile: state.profile, startedAt: found.startedAt))) ?? [])
+      .compactMap { line in BillEntry.decoded(line.entries).map { (line.number, $0) } }
+    let (other, _) = BillMode.replay(lines)
+    guard !other.isTrip else { throw Diagnostic("\(word.text) is a trip, not a bill", at: word.span) }
+    guard !bill.items.contains(where: { $0.label == "bill " + (found.name ?? word.text) }) else {
+      throw Diagnostic("the bill \(word.text) is in this trip already", at: word.span)
+    }
+    guard !other.items.isEmpty else { throw Diagnostic("the bill \(word.text) has no items", at: word.span) }
+    let split = BillSplit(other)
+    let paid = split.paidCents(other)
+    guard paid.reduce(0, +) == split.totalCents else {
+      throw Diagnostic(
+        "the bill \(word.text) does not say who paid all of it (\(BillReport(other).money(paid.reduce(0, +))) of "
+          + "\(BillReport(other).money(split.totalCents)))", at: word.span,
+        hint: "bill open \(word.text), then paid ada (or paid ada 100 bob rest)")
+    }
+    let scale = Rational(BigInteger.power(10, split.decimals))
+    var shares = split.cents.map { Rational($0) / scale }
+    var payments = paid.map { Rational($0) / scale }
+    var entries: [BillEntry] = []
+    var notes: [String] = []
+    if let code = other.currency?.code, code != bill.currency?.code {
+      if bill.currency == nil {
+        guard bill.items.isEmpty else {
+          throw Diagnostic(
+            "the bill \(word.text) is in \(code), and this trip's amounts so far have no currency", at: word.span)
+        }
+        entries.append(.currency(other.currency!))
+      } else {
+        // Each share and payment converted at your rate, as an amount typed in the trip is.
+        var said: [String] = []
+        for i in shares.indices {
+          let (a, n, _) = try money(
+            Value.quantity(Quantity(.exact(shares[i]), currencyUnit(code, at: word.span))), at: word.span)
+          shares[i] = a
+          if i == 0 { said = n }
+          let (b, _, _) = try money(
+            Value.quantity(Quantity(.exact(payments[i]), currencyUnit(code, at: word.span))), at: word.span)
+          payments[i] = b
+        }
+        notes += said.isEmpty ? [] : ["\(word.text) is in \(code): converted at your rate (" + said[0] + ")"]
+        // To whole cents of the trip's currency, shares and payments alike (both add up to
+        // the same converted total, so they still match).
+        let decimals = bill.currency?.decimals ?? 2
+        let unit = Rational(BigInteger.power(10, decimals))
+        shares = Apportion.cents(shares, decimals: decimals).map { Rational($0) / unit }
+        payments = Apportion.cents(payments, decimals: decimals).map { Rational($0) / unit }
+      }
+    }
+    // Those of the bill not yet on the trip join it (and are told which shared items they
+    // are not in); a trip of named people takes no one else.
+    let newcomers = other.people.filter { bill.person(named: $0) == nil }
+    if !newcomers.isEmpty {
+      guard !bill.namedAtStart else {
+        throw Diagnostic(
+          "the bill \(word.text) has \(newcomers.joined(separator: ", ")), who \(newcomers.count == 1 ? "is" : "are") "
+            + "not on this trip", at: word.span, hint: "add \(newcomers.joined(separator: " ")) first")
+      }
+      guard bill.people.count + newcomers.count <= BillLine.maxPeople else {
+        throw Diagnostic("a trip has at most \(BillLine.maxPeople) people", at: word.span)
+      }
+      entries.append(.people(newcomers))
+    }
+    entries.append(
+      .include(
+        BillEntry.Included(
+          label: "bill " + (found.name ?? word.text), people: other.people, shares: shares, paid: payments)))
+    return .change(entries, notes: notes)
+  }
+
+  /// The unit of a currency by its code, to make an amount in it.
+  func currencyUnit(_ code: String, at span: SourceSpan) throws(Diagnostic) -> Unit {
+    guard case .quantity(let q)? = try? evaluate(text: "1 " + code, at: span.start), !q.unit.isNone else {
+      throw Diagnostic("Reckon does not know the currency \(code)", at: span)
+    }
+    return q.unit
   }
 
   /// `eve joins 3 5` (or `eve joins all`: every item typed with all): someone who came later

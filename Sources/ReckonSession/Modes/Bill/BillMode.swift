@@ -23,9 +23,11 @@ struct BillMode: Mode {
     self.name = name
   }
 
-  func prompt(at now: Int64) -> String { name.map { "bill \($0)> " } ?? "bill> " }
+  func prompt(at now: Int64) -> String {
+    bill.isTrip ? "trip \(name ?? "")> " : name.map { "bill \($0)> " } ?? "bill> "
+  }
 
-  var title: String { name.map { "Bill \($0)" } ?? "Bill" }
+  var title: String { bill.isTrip ? "Trip \(name ?? "")" : name.map { "Bill \($0)" } ?? "Bill" }
 
   /// The bill built again from its lines (after an undo; when reopened).
   static func replay(_ lines: [(number: Int, entries: [BillEntry])]) -> (Bill, skipped: Int) {
@@ -94,8 +96,10 @@ struct BillMode: Mode {
           Quantity(.exact(Money.value(cents: BigInteger(total.split.totalCents), decimals: total.decimals)), .none))
       }
       let saved =
-        bill.items.isEmpty
-        ? "" : name.map { " It is saved as \($0): bill open \($0)." } ?? " It is saved: bills lists it."
+        bill.isTrip
+        ? " The trip is saved: trip \(name ?? "") goes back into it, trip \(name ?? "") settle settles it."
+        : bill.items.isEmpty
+          ? "" : name.map { " It is saved as \($0): bill open \($0)." } ?? " It is saved: bills lists it."
       return .leave(
         Reply([.note("Back to the calculator." + saved + (bill.items.isEmpty ? "" : " ans is its total."))]))
     case .undo:
@@ -241,13 +245,14 @@ struct BillMode: Mode {
   /// What a line did, in words: `item 3: pasta, 18.50, ada`, from the bill it left.
   static func describe(_ entries: [BillEntry], in report: BillReport) -> String {
     let bill = report.bill
+    let noun = bill.isTrip ? "trip" : "bill"
     var parts: [String] = []
     for entry in entries {
       switch entry {
       case .start(let names): parts.append(names.isEmpty ? "a new bill" : "a bill for \(names.joined(separator: ", "))")
       case .people(let names):
         parts.append(
-          "\(names.joined(separator: ", ")) joined the bill" + (bill.namedAtStart ? "" : " (undo if not a name)"))
+          "\(names.joined(separator: ", ")) joined the \(noun)" + (bill.namedAtStart ? "" : " (undo if not a name)"))
         // The items typed with all before they came are not theirs: say so, and how to join.
         let before = bill.items.filter { item in
           item.sharedByAll
@@ -310,6 +315,21 @@ struct BillMode: Mode {
       case .editAdjustment(_, let a): parts.append("now \(report.describe(a))")
       case .unpaid(let person): parts.append("\(bill.people[person]) paid nothing (what was said is taken back)")
       case .removeTotal: parts.append("the receipt's total is taken back")
+      case .trip: parts.append("a new trip")
+      case .expense:
+        if let item = bill.items.last, let payer = item.paidBy.first {
+          parts.append(
+            "item \(item.number): \(item.label.isEmpty ? "" : item.label + ", ")\(report.money(item.amount)), "
+              + "paid by \(bill.people[payer.person]) for \(report.who(item))")
+        }
+      case .include(let included):
+        if let item = bill.items.last {
+          parts.append(
+            "item \(item.number): \(included.label), \(report.money(item.amount)), shared by "
+              + "\(report.who(item)); paid by "
+              + item.paidBy.map { bill.people[$0.person] + " " + report.money($0.amount ?? .zero) }.joined(
+                separator: ", "))
+        }
       case .roundUp(let on):
         parts.append(
           on
@@ -318,7 +338,8 @@ struct BillMode: Mode {
       case .currency(let c):
         parts.append(
           bill.items.count > 1
-            ? "the bill is in \(c.code) from now on (amounts without a currency too)" : "the bill is in \(c.code)")
+            ? "the \(noun) is in \(c.code) from now on (amounts without a currency too)" : "the \(noun) is in \(c.code)"
+        )
       }
     }
     return parts.joined(separator: "; ")
@@ -358,6 +379,10 @@ struct BillMode: Mode {
                             last line back; add eve: someone joins
       remove tax, edit tip 18%, remove paid bob, remove total
       round                 every share up to a whole unit (the tip grows)
+      ada paid 120 fuel for all
+                            an expense: who paid, the amount, what it was,
+                            for whom (everyone when no one is named)
+      include dinner        in a trip: a saved bill, its shares and payments
       save dinner           name it (bill open dinner reopens it)
       export csv FILE       write it to a new file (csv, markdown or text;
                             export csv -: here)

@@ -31,6 +31,12 @@ struct BillReport {
   func who(_ item: Bill.Item) -> String {
     guard !item.shares.isEmpty else { return "everyone" }
     let weighted = item.shares.contains { $0.weight != .one }
+    if item.shares.contains(where: { !$0.weight.isInteger }) {
+      // A bill brought into a trip: each person's part of it.
+      let whole = item.shares.reduce(Rational.zero) { $0 + $1.weight }
+      return item.shares.map { bill.people[$0.person] + " " + money(item.amount * $0.weight / whole) }
+        .joined(separator: ", ")
+    }
     if item.sharedByAll && !weighted {
       // Typed with all: everyone then; those who came later and did not join it are named.
       let left = bill.people.indices.filter { p in !item.shares.contains { $0.person == p } }
@@ -42,6 +48,13 @@ struct BillReport {
     return item.shares.map { share in
       bill.people[share.person] + (weighted ? "×" + BillReport.plain(share.weight) : "")
     }.joined(separator: ", ")
+  }
+
+  /// Who paid for an item: `ada`, `ada 20.00, bob 10.00`, or `–`.
+  func paidBy(_ item: Bill.Item) -> String {
+    guard !item.paidBy.isEmpty else { return "–" }
+    if item.paidBy.count == 1 { return bill.people[item.paidBy[0].person] }
+    return item.paidBy.map { bill.people[$0.person] + " " + money($0.amount ?? .zero) }.joined(separator: ", ")
   }
 
   /// A label cut to 40 characters for a table (exports keep it whole).
@@ -88,11 +101,13 @@ struct BillReport {
       outputs.append(.note("No items yet: ada 18.50 pasta, bob cy 24 wine, all 14 starter."))
       return outputs
     }
+    let payers = bill.items.contains { !$0.paidBy.isEmpty }
     outputs.append(
       .table(
-        [["no.", "item", "who", "amount"]]
+        [["no.", "item", "who"] + (payers ? ["paid by"] : []) + ["amount"]]
           + bill.items.map { item in
-            ["\(item.number)", item.label.isEmpty ? "–" : BillReport.cut(item.label), who(item), money(item.amount)]
+            ["\(item.number)", item.label.isEmpty ? "–" : BillReport.cut(item.label), who(item)]
+              + (payers ? [paidBy(item)] : []) + [money(item.amount)]
           }))
     if let adjustments { outputs.append(.note(adjustments.prefix(1).uppercased() + adjustments.dropFirst())) }
     outputs.append(.table(splitRows()))
@@ -198,7 +213,7 @@ struct BillReport {
   // MARK: settle
 
   func settle() -> [Output] {
-    guard !bill.payments.isEmpty else {
+    guard !bill.payments.isEmpty || bill.items.contains(where: { !$0.paidBy.isEmpty }) else {
       return [.note("Who paid? paid ada (all of it), or paid ada 100 bob 52.97. Then settle.")]
     }
     let paid = split.paidCents(bill)

@@ -336,6 +336,14 @@ struct BillSplit: Sendable, Equatable {
         given += c
       }
     }
+    // What was paid for an item (an expense, a bill brought into a trip).
+    for item in bill.items {
+      for payment in item.paidBy {
+        let c = (((payment.amount ?? .zero) * scale).rounded(places: 0)).intValue ?? 0
+        paid[payment.person] += c
+        given += c
+      }
+    }
     let open = bill.payments.filter { $0.amount == nil }.map(\.person)
     if !open.isEmpty {
       // What is left, shared among those who paid "the rest", the first taking any odd cent.
