@@ -476,8 +476,15 @@ import Testing
 
   /// What could mean two things is asked, and changes nothing; a mistake is named.
   @Test(arguments: [
-    ("tax 8.875", "error: tax 8.875: a rate or an amount? Say which"),
-    ("tip 20", "error: tip 20: a rate or an amount? Say which"),
+    (
+      "tax 8.875",
+      "tax 8.875: a rate or an amount? Type % for 8.875% (about 3.55 here), or amount for 8.88 (money has 2 decimals); "
+        + "anything else leaves it"
+    ),
+    (
+      "tip 20",
+      "tip 20: a rate or an amount? Type % for 20% (about 8.00 here), or amount for 20.00; anything else leaves it"
+    ),
     ("ada 10 gift for bob", ""),
     ("10 gift for bob", "error: did bob have it, or is 'for bob' what it was? Say who had it first"),
     (
@@ -498,6 +505,28 @@ import Testing
     if error.isEmpty { return }
     #expect(said.first == error, "\(said)")
     #expect(try #require(session.mode as? BillMode).bill == before)
+  }
+
+  /// The answer to a question is the line as if it had been typed so, and is what is saved;
+  /// anything else leaves the question, and says so.
+  @Test func aQuestionIsAnsweredByTheNextLine() throws {
+    var session = testSession(store: SQLiteStore.inMemory())
+    _ = Self.lines(&session, ["bill", "ada 21.99 burger", "bob 17.99 salad"])
+    _ = session.handle("tax 8.875")
+    #expect(Self.text(session.handle("%")).first == "tax 8.875%")
+    _ = session.handle("tip 20")
+    #expect(Self.text(session.handle("amount")).first == "tip 20.00")
+    var mode = try #require(session.mode as? BillMode)
+    #expect(BillSplit(mode.bill).totalCents == 3998 + 355 + 2000)
+    _ = session.handle("tip 20")
+    let left = Self.text(session.handle("show"))
+    #expect(left.first == "(The question was left: nothing of the line it asked about was kept.)")
+    mode = try #require(session.mode as? BillMode)
+    #expect(BillSplit(mode.bill).totalCents == 3998 + 355 + 2000)
+    // Saved as the answer made it: reopened, the same bill.
+    _ = Self.lines(&session, ["save q", "quit"])
+    _ = session.handle("bill open q")
+    #expect(try #require(session.mode as? BillMode).bill == mode.bill)
   }
 
   /// all is the people at the bill when it is typed; one who comes later is told, and joins.

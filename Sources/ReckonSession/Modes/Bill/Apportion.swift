@@ -15,7 +15,7 @@ enum Apportion {
   /// `given`, when there is one, counts the cents each person was given before (a bill's
   /// earlier lines): at equal remainders and equal shares, the one given fewer goes first,
   /// so that one person does not take every tied cent of every line.
-  static func cents(_ shares: [Rational], decimals: Int = 2, given: [Int]? = nil) -> [Int] {
+  @inline(never) static func cents(_ shares: [Rational], decimals: Int = 2, given: [Int]? = nil) -> [Int] {
     let scale = Rational(BigInteger.power(10, decimals))
     let scaled = shares.map { $0 * scale }
     let floors = scaled.map { $0.floor }

@@ -14,6 +14,17 @@ enum BillAction: Sendable {
   case save(String)
   /// `export csv FILE`; no file: a new one named after the bill; `-`: the screen.
   case export(BillExport.Format, path: String?)
+  /// A line that could mean two things: the question, and what each answer does.
+  case ask(String, [Choice])
+
+  struct Choice: Sendable {
+    /// What the user types to choose it (`%`, `amount`).
+    var answers: [String]
+    /// The line as it would have been typed unambiguously (`tax 8.875%`): what is saved.
+    var line: String
+    var entries: [BillEntry]
+    var notes: [String]
+  }
 }
 
 /// Reads one line typed in a bill: a command word first (`tax`, `tip`, `paid`, `remove`, …),
@@ -25,6 +36,9 @@ struct BillLine {
   let words: [Word]
   let bill: Bill
   let state: SessionState
+  /// Whether a plain number that may be a rate is asked about (not in the line an answer
+  /// makes: `tax 8.88`).
+  var asksRateOrAmount = true
 
   struct Word: Sendable {
     var text: String
@@ -288,18 +302,15 @@ struct BillLine {
         }
         entries.append(.currency(other.currency!))
       } else {
-        // Each share and payment converted at your rate, as an amount typed in the trip is.
-        var said: [String] = []
-        for i in shares.indices {
-          let (a, n, _) = try money(
-            Value.quantity(Quantity(.exact(shares[i]), currencyUnit(code, at: word.span))), at: word.span)
-          shares[i] = a
-          if i == 0 { said = n }
-          let (b, _, _) = try money(
-            Value.quantity(Quantity(.exact(payments[i]), currencyUnit(code, at: word.span))), at: word.span)
-          payments[i] = b
-        }
-        notes += said.isEmpty ? [] : ["\(word.text) is in \(code): converted at your rate (" + said[0] + ")"]
+        // Its total converted at your rate, as an amount typed in the trip is, and each share
+        // and payment in proportion.
+        let total = shares.reduce(Rational.zero, +)
+        let (converted, said, _) = try money(
+          Value.quantity(Quantity(.exact(total), try currencyUnit(code, at: word.span))), at: word.span)
+        let factor = total.isZero ? Rational.one : converted / total
+        shares = shares.map { $0 * factor }
+        payments = payments.map { $0 * factor }
+        notes += said.map { "the bill \(word.text): \($0)" }
         // To whole cents of the trip's currency, shares and payments alike (both add up to
         // the same converted total, so they still match).
         let decimals = bill.currency?.decimals ?? 2
@@ -989,7 +1000,26 @@ struct BillLine {
       guard !amount.isNegative else {
         throw Diagnostic("the amount must not be negative", at: words[0].span.union(words.last!.span))
       }
-      if first.lower != "coupon" { try checkRateOrAmount(first, words, amount: amount) }
+      if first.lower != "coupon", asksRateOrAmount,
+        let (question, asAmount) = rateOrAmount(first, words, amount: amount)
+      {
+        // Asked: the answer is either line, as if it had been typed so.
+        let number = words[0]
+        let asRate = replacing(number.span, with: number.text + "%")
+        var plain = BillLine(replacing(number.span, with: asAmount), bill: bill, state: state)
+        plain.asksRateOrAmount = false
+        guard case .change(let rateEntries, let rateNotes) = try BillLine(asRate, bill: bill, state: state).action(),
+          case .change(let amountEntries, let amountNotes) = try plain.action()
+        else { throw Diagnostic(question, at: number.span) }
+        return .ask(
+          question,
+          [
+            BillAction.Choice(
+              answers: ["%", "rate", "percent", "r", "p"], line: asRate, entries: rateEntries, notes: rateNotes),
+            BillAction.Choice(
+              answers: ["amount", "a", "money", "m"], line: plain.line, entries: amountEntries, notes: amountNotes),
+          ])
+      }
       adjustment.amount = amount
       notes = n
       currency = c
@@ -1007,22 +1037,30 @@ struct BillLine {
   /// `tax 8.875`, `tip 20` on a bill of 40: a plain number that may have been meant as a
   /// rate is asked about, not guessed. It is a rate's when it has more decimals than money
   /// has, or when, written without cents, it would be more than 30% of the bill.
-  func checkRateOrAmount(_ first: Word, _ words: [Word], amount: Rational) throws(Diagnostic) {
-    guard words.count == 1, let text = words.first?.text, Rational(decimal: text) != nil, amount <= 100 else { return }
+  func rateOrAmount(_ first: Word, _ words: [Word], amount: Rational) -> (question: String, amount: String)? {
+    guard words.count == 1, let text = words.first?.text, Rational(decimal: text) != nil, amount <= 100 else {
+      return nil
+    }
     let decimals = bill.currency?.decimals ?? 2
     let written = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? 0
     let split = BillSplit(bill)
     let subtotal = Rational(split.columns.items.reduce(0, +)) / Rational(BigInteger.power(10, decimals))
     let tooMuch = written < decimals && !subtotal.isZero && amount > subtotal * Rational(3) / 10
-    guard written > decimals || tooMuch else { return }
+    guard written > decimals || tooMuch else { return nil }
     let rate = Money.format(subtotal * amount / 100, decimals: decimals)
     let asAmount = Money.format(amount, decimals: decimals)
-    throw Diagnostic(
-      "\(first.lower) \(text): a rate or an amount? Say which", at: words[0].span,
-      hint: "\(first.lower) \(text)% for the rate (about \(rate) here), or "
-        + (written > decimals
-          ? "\(first.lower) \(asAmount) for an amount (money has \(decimals) decimals)"
-          : "\(first.lower) \(asAmount) for the amount"))
+    return (
+      "\(first.lower) \(text): a rate or an amount? Type % for \(text)% (about \(rate) here), or amount for "
+        + "\(asAmount)\(written > decimals ? " (money has \(decimals) decimals)" : ""); anything else leaves it",
+      asAmount
+    )
+  }
+
+  /// The line with the text in `span` replaced.
+  func replacing(_ span: SourceSpan, with text: String) -> String {
+    let scalars = Array(line.unicodeScalars)
+    return String(String.UnicodeScalarView(scalars[..<span.start])) + text
+      + String(String.UnicodeScalarView(scalars[span.end...]))
   }
 
   /// `paid ada` (all of it), `paid ada 100 bob 52.97`.

@@ -13,6 +13,9 @@ struct BillMode: Mode {
   var nextLine = 1
   /// The items' part of the last split, kept for the next line's (`BillSplit.ItemsPart`).
   var itemsCache: BillSplit.ItemsPart?
+  /// A question the last line asked (`tax 8.875`: a rate or an amount?), answered by this one.
+  var question: [BillAction.Choice]?
+  var questionLeft = false
 
   /// The most lines a bill keeps (each one is replayed when it is reopened or undone).
   static let maxLines = 10_000
@@ -49,6 +52,24 @@ struct BillMode: Mode {
   }
 
   mutating func handle(_ line: String, in state: inout SessionState) -> ModeStep {
+    let asked = question != nil
+    let step = handleLine(line, in: &state)
+    // A question left unanswered is said to be left, whatever the line did instead.
+    guard asked, questionLeft else { return step }
+    questionLeft = false
+    let note = Output.note("(The question was left: nothing of the line it asked about was kept.)")
+    switch step {
+    case .stay(var reply):
+      reply.outputs.insert(note, at: 0)
+      return .stay(reply)
+    case .leave(var reply):
+      reply.outputs.insert(note, at: 0)
+      return .leave(reply)
+    default: return step
+    }
+  }
+
+  mutating func handleLine(_ line: String, in state: inout SessionState) -> ModeStep {
     // "bill save dinner" inside a bill is "save dinner".
     var typed = line
     if typed.lowercased().hasPrefix("bill ") {
@@ -67,7 +88,17 @@ struct BillMode: Mode {
         return .stay(Reply())
       }
     }
-    let action: BillAction
+    var action: BillAction
+    let saved = line
+    if let choices = question {
+      question = nil
+      let answer = typed.trimmingSpaces.lowercased()
+      if let choice = choices.first(where: { $0.answers.contains(answer) }) {
+        // The line as if it had been typed so: that is what is saved.
+        return handleChange(choice.entries, notes: choice.notes, line: choice.line, in: &state)
+      }
+      questionLeft = true
+    }
     do throws(Diagnostic) {
       action = try BillLine(typed, bill: bill, state: state).action()
     } catch {
@@ -125,52 +156,63 @@ struct BillMode: Mode {
       }
       return .stay(export(BillExport.text(of: report(bill), title: title, as: format), as: format, to: path, in: state))
     case .change(let entries, let notes):
-      guard lines.count < BillMode.maxLines else {
-        return .stay(
-          .error(
-            Diagnostic(
-              "a bill keeps at most \(BillMode.maxLines.grouped) lines: start another for the rest",
-              at: SourceSpan(0, line.unicodeScalars.count)), line))
-      }
-      var changed = bill
-      for entry in entries { entry.apply(to: &changed) }
-      // The bill worked out once: checked, described and totalled from the same split.
-      var cache = itemsCache
-      let changedReport = BillReport(changed, cache: &cache)
-      let split = changedReport.split
-      if let over = split.parts.firstIndex(where: { $0.total.isNegative || ($0.items - $0.discounts).isNegative }) {
-        return .stay(
-          .error(
-            Diagnostic(
-              "the discounts would take more off than there is to pay (\(changed.people[over])'s share would be "
-                + "below zero)", at: SourceSpan(0, line.unicodeScalars.count),
-              hint: "a coupon or discount applies to what it is off: check its amount, or undo an earlier one"), line))
-      }
-      guard split.exactTotal.magnitude < Rational(1_000_000_000_000_000) else {
-        return .stay(
-          .error(
-            Diagnostic(
-              "the bill would come to more than money goes up to (10^15)", at: SourceSpan(0, line.unicodeScalars.count)),
-            line))
-      }
-      bill = changed
-      itemsCache = cache  // (only for a change that is kept)
-      let number = nextLine
-      nextLine += 1
-      lines.append((number, entries))
-      state.save(
-        Bills.AddLine(
-          profile: state.profile, startedAt: startedAt, day: day, number: number, text: line,
-          entries: BillEntry.encoded(entries), at: state.clock.nowMilliseconds()))
-      var outputs: [Output] = notes.map { .note($0) }
-      outputs.append(.note(BillMode.describe(entries, in: changedReport)))
-      if case .receiptTotal? = entries.last, let check = changedReport.receiptCheck {
-        outputs.append(check)
-      } else {
-        outputs += changedReport.totals
-      }
-      return .stay(Reply(outputs))
+      return handleChange(entries, notes: notes, line: saved, in: &state)
+    case .ask(let text, let choices):
+      question = choices
+      return .stay(Reply([.note(text)]))
     }
+  }
+
+  /// A line's entries applied, checked, saved (as `line`) and described; or refused,
+  /// changing nothing.
+  mutating func handleChange(_ entries: [BillEntry], notes: [String], line: String, in state: inout SessionState)
+    -> ModeStep
+  {
+    guard lines.count < BillMode.maxLines else {
+      return .stay(
+        .error(
+          Diagnostic(
+            "a bill keeps at most \(BillMode.maxLines.grouped) lines: start another for the rest",
+            at: SourceSpan(0, line.unicodeScalars.count)), line))
+    }
+    var changed = bill
+    for entry in entries { entry.apply(to: &changed) }
+    // The bill worked out once: checked, described and totalled from the same split.
+    var cache = itemsCache
+    let changedReport = BillReport(changed, cache: &cache)
+    let split = changedReport.split
+    if let over = split.parts.firstIndex(where: { $0.total.isNegative || ($0.items - $0.discounts).isNegative }) {
+      return .stay(
+        .error(
+          Diagnostic(
+            "the discounts would take more off than there is to pay (\(changed.people[over])'s share would be "
+              + "below zero)", at: SourceSpan(0, line.unicodeScalars.count),
+            hint: "a coupon or discount applies to what it is off: check its amount, or undo an earlier one"), line))
+    }
+    guard split.exactTotal.magnitude < Rational(1_000_000_000_000_000) else {
+      return .stay(
+        .error(
+          Diagnostic(
+            "the bill would come to more than money goes up to (10^15)", at: SourceSpan(0, line.unicodeScalars.count)),
+          line))
+    }
+    bill = changed
+    itemsCache = cache  // (only for a change that is kept)
+    let number = nextLine
+    nextLine += 1
+    lines.append((number, entries))
+    state.save(
+      Bills.AddLine(
+        profile: state.profile, startedAt: startedAt, day: day, number: number, text: line,
+        entries: BillEntry.encoded(entries), at: state.clock.nowMilliseconds()))
+    var outputs: [Output] = notes.map { .note($0) }
+    outputs.append(.note(BillMode.describe(entries, in: changedReport)))
+    if case .receiptTotal? = entries.last, let check = changedReport.receiptCheck {
+      outputs.append(check)
+    } else {
+      outputs += changedReport.totals
+    }
+    return .stay(Reply(outputs))
   }
 
   /// Writes an export to a new file: `path`, or one named after the bill in the current

@@ -19,10 +19,10 @@ struct BillReport {
   var decimals: Int { bill.currency?.decimals ?? 2 }
 
   /// An amount in minor units, as the bill writes it (`12.34`; whole yen).
-  func money(_ cents: Int) -> String { Money.format(cents: BigInteger(cents), decimals: decimals) }
+  @inline(never) func money(_ cents: Int) -> String { Money.format(cents: BigInteger(cents), decimals: decimals) }
 
   /// An exact amount, rounded for display only.
-  func money(_ value: Rational) -> String { Money.format(value, decimals: decimals) }
+  @inline(never) func money(_ value: Rational) -> String { Money.format(value, decimals: decimals) }
 
   /// `USD`, or nothing for plain numbers.
   var currencySuffix: String { bill.currency.map { " " + $0.code } ?? "" }

@@ -102,7 +102,7 @@ struct BillSplit: Sendable, Equatable {
     }
     /// An amount rounded to the minor unit, as a receipt prints it (half away from zero).
     let scaleInt = Int64(scale.intValue ?? 100)
-    func minor(_ amount: Rational) -> Int {
+    @inline(never) func minor(_ amount: Rational) -> Int {
       // (Nearly every amount is a whole number of cents: no rational arithmetic for it.)
       if let (n, d) = amount.smallParts, scaleInt % d == 0 {
         let (product, overflow) = n.multipliedReportingOverflow(by: scaleInt / d)
@@ -122,7 +122,7 @@ struct BillSplit: Sendable, Equatable {
     state.grow(to: n)
     var given = state.given
     /// A line of `lineCents` shared in proportion to `base`: each part exact, and in cents.
-    func share(_ lineCents: Int, by base: [Rational]) -> (exact: [Rational], cents: [Int]) {
+    @inline(never) func share(_ lineCents: Int, by base: [Rational]) -> (exact: [Rational], cents: [Int]) {
       let exact = BillSplit.proportional(Rational(lineCents) / scale, to: base)
       let cents = Apportion.cents(exact, decimals: decimals, given: given)
       for p in 0..<n where Rational(cents[p]) > (exact[p] * scale).floor { given[p] += 1 }
@@ -221,7 +221,7 @@ struct BillSplit: Sendable, Equatable {
     }
     var lines: [(adjustment: Bill.Adjustment, cents: Int, cells: [Int])] = []
     /// A line's amount in cents on a base of `baseCents`.
-    func amount(_ adjustment: Bill.Adjustment, on baseCents: Int) -> Int {
+    @inline(never) func amount(_ adjustment: Bill.Adjustment, on baseCents: Int) -> Int {
       if let percent = adjustment.percent { return minor(Rational(baseCents) / scale * percent / 100) }
       return minor(adjustment.amount ?? .zero)
     }
@@ -317,7 +317,7 @@ struct BillSplit: Sendable, Equatable {
   }
 
   /// `amount` shared in proportion to `base` (equally when the base adds up to zero).
-  static func proportional(_ amount: Rational, to base: [Rational]) -> [Rational] {
+  @inline(never) static func proportional(_ amount: Rational, to base: [Rational]) -> [Rational] {
     let whole = base.reduce(Rational.zero, +)
     if whole.isZero { return base.map { _ in amount / Rational(base.count) } }
     return base.map { amount * $0 / whole }
