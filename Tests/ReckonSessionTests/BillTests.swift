@@ -507,6 +507,21 @@ import Testing
     #expect(try #require(session.mode as? BillMode).bill == before)
   }
 
+  /// Every entry reads back as it was saved, a negative amount with its sign (an old
+  /// receipt's total of -9 was saved and could not be read: the bill lost the line); a
+  /// negative receipt's total is now refused as it is typed.
+  @Test func savedEntriesReadBackAsTheyWere() throws {
+    let entries: [BillEntry] = [
+      .receiptTotal(Rational(-9)), .receiptTotal(Rational(15297, 100)), .trip, .unpaid(1), .removeTotal,
+      .join(2, [1, 3]), .expense(payer: 0, BillEntry.ItemDraft(amount: Rational(12), shares: [], label: "fuel")),
+      .include(BillEntry.Included(label: "bill x", people: ["ada"], shares: [Rational(3)], paid: [Rational(3)])),
+    ]
+    #expect(BillEntry.decoded(BillEntry.encoded(entries)) == entries)
+    var session = testSession(store: SQLiteStore.inMemory())
+    _ = Self.lines(&session, ["bill", "ada 5 x"])
+    #expect(Self.text(session.handle("total -9")).first == "error: the receipt's total must not be negative")
+  }
+
   /// The answer to a question is the line as if it had been typed so, and is what is saved;
   /// anything else leaves the question, and says so.
   @Test func aQuestionIsAnsweredByTheNextLine() throws {

@@ -338,7 +338,13 @@ enum BillEntry: Sendable, Equatable {
   }
 
   static func rational(_ json: JSON) -> Rational? {
-    guard let text = json.string else { return nil }
+    guard var text = json.string else { return nil }
+    // (A negative amount is written with its sign: read it back with it.)
+    if text.hasPrefix("-") {
+      text.removeFirst()
+      guard !text.hasPrefix("-"), let magnitude = rational(.string(text)) else { return nil }
+      return .zero - magnitude
+    }
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count <= 2, let n = BigInteger(decimal: parts[0]), n.bitWidth < 4096 else { return nil }
     guard parts.count == 2 else { return Rational(n) }

@@ -99,6 +99,11 @@ struct BillLine {
         throw Diagnostic("total needs the receipt's total", at: first.span, hint: "for example: total 152.97")
       }
       let (amount, notes, currency) = try money(rest)
+      guard !amount.isNegative else {
+        throw Diagnostic(
+          "the receipt's total must not be negative", at: rest[0].span.union(rest.last!.span),
+          hint: "for example: total 152.97")
+      }
       return .change(currency + [.receiptTotal(amount)], notes: notes)
     case "paid": return try paid(first, rest)
     case "remove", "delete":
