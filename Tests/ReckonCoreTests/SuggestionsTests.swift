@@ -14,20 +14,8 @@ import Testing
     }
   }
 
-  /// SplitMix64: a fixed seed, so a failure reproduces.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   @Test func theBoundedDistanceIsTheDistanceWithinItsLimit() {
-    var random = Generator(state: 38)
+    var random = PropertyTests.Generator(state: 38)  // (SplitMix64: a failure reproduces)
     let letters: [Character] = ["a", "b", "c", "é"]
     for _ in 0..<20_000 {
       let a = String((0..<Int.random(in: 0...9, using: &random)).map { _ in letters.randomElement(using: &random)! })

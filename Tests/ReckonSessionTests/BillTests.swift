@@ -115,7 +115,7 @@ import Testing
   /// `fractions` (scripts/bill-oracle.py): every line of the receipt, and every cell of the
   /// split, the same.
   @Test func theSplitMatchesAPythonFractionsOracle() throws {
-    guard let python = DifferentialSupport.findExecutable("python3") else {
+    guard let python = Executables.find("python3") else {
       Issue.record("python3 was not found on the PATH: install python3 to run the bill oracle")
       return
     }

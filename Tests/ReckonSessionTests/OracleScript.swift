@@ -1,19 +1,15 @@
 import Foundation
 import Testing
 
-/// Runs one of scripts/'s Python oracles (standard library only) for a test.
+/// Runs one of scripts/'s Python oracles (standard library only) for a test (`python3` is
+/// found with `Executables.find`).
 enum DifferentialSupport {
-  static var root: URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-  }
-
   /// Runs `scripts/NAME` with `python`, `input` on its standard input, and returns what it
   /// printed; a failure stops the test with what the script wrote on its error stream.
   static func runScript(_ name: String, _ arguments: [String], input: String, python: URL) throws -> String {
     let process = Process()
     process.executableURL = python
-    process.arguments = [root.appendingPathComponent("scripts/\(name)").path] + arguments
+    process.arguments = [FSRSTests.root.appendingPathComponent("scripts/\(name)").path] + arguments
     let (stdin, output, errors) = (Pipe(), Pipe(), Pipe())
     process.standardInput = stdin
     process.standardOutput = output
@@ -30,15 +26,5 @@ enum DifferentialSupport {
     process.waitUntilExit()
     try #require(process.terminationStatus == 0, "scripts/\(name) failed:\n\(errorText)")
     return String(decoding: data, as: UTF8.self)
-  }
-
-  /// The first executable called `name` in a directory of the PATH.
-  static func findExecutable(_ name: String) -> URL? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-    for directory in path.split(separator: ":") {
-      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    return nil
   }
 }
