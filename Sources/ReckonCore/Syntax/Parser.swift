@@ -324,7 +324,7 @@ public struct Parser {
   }
 
   /// Whether a name is a currency's sign, written before an amount: `$`, `€`, `£`, `¥`, `A$`.
-  static func isCurrencySign(_ name: String) -> Bool {
+  public static func isCurrencySign(_ name: String) -> Bool {
     ["$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪", "₫", "₱", "₦"].contains(name)
       || (name.count > 1 && name.hasSuffix("$"))
   }

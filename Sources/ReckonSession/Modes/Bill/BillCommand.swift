@@ -67,19 +67,9 @@ struct BillCommand: Command {
     state.prepareStore()
     switch start {
     case .new(let names):
-      // A bill's key is the moment it started: one started in the same millisecond as the
-      // last (a file of bills) starts a millisecond later.
-      let latest = ((try? state.load(Bills.All(profile: state.profile))) ?? []).map(\.startedAt).max() ?? .min
-      let now = max(state.clock.nowMilliseconds(), latest == .min ? .min : latest + 1)
-      var mode = BillMode(startedAt: now, day: state.clock.day(atMilliseconds: now))
-      let entries: [BillEntry] = [.start(names)]
-      for entry in entries { entry.apply(to: &mode.bill) }
-      mode.lines = [(1, entries)]
-      mode.nextLine = 2
-      state.save(
-        Bills.AddLine(
-          profile: state.profile, startedAt: mode.startedAt, day: mode.day, number: 1,
-          text: (["bill"] + names).joined(separator: " "), entries: BillEntry.encoded(entries), at: now))
+      let mode = BillCommand.started(
+        [.start(names)], text: (["bill"] + names).joined(separator: " "), name: nil,
+        after: (try? state.load(Bills.All(profile: state.profile))) ?? [], in: &state)
       let who = names.isEmpty ? "" : " for \(names.joined(separator: ", "))"
       return .enter(
         mode,
@@ -98,19 +88,37 @@ struct BillCommand: Command {
           "no saved bill called \(key)", at: SourceSpan(0, 0),
           hint: saved.isEmpty ? "there are no saved bills yet" : "bills lists them")
       }
-      guard var (mode, outputs) = BillCommand.reopen(found, in: state) else {
+      guard let (mode, warnings) = BillCommand.reopen(found, in: state) else {
         return .stay(Reply([.warning("the bill could not be read")]))
       }
-      outputs.append(.note("\(mode.title) reopened."))
-      outputs += BillReport(mode.bill).show(title: mode.title)
-      mode.itemsCache = nil
-      return .enter(mode, Reply(outputs))
+      return .enter(
+        mode, Reply(warnings + [.note("\(mode.title) reopened.")] + BillReport(mode.bill).show(title: mode.title)))
     }
+  }
+
+  /// A new bill (or trip) begun with its first line's entries, saved: its key is the moment
+  /// it started, and one started in the same millisecond as the latest of `saved` (a file of
+  /// bills) starts a millisecond later.
+  static func started(
+    _ entries: [BillEntry], text: String, name: String?, after saved: [Bills.Summary], in state: inout SessionState
+  ) -> BillMode {
+    let latest = saved.map(\.startedAt).max() ?? .min
+    let now = max(state.clock.nowMilliseconds(), latest == .min ? .min : latest + 1)
+    var mode = BillMode(startedAt: now, day: state.clock.day(atMilliseconds: now), name: name)
+    for entry in entries { entry.apply(to: &mode.bill) }
+    mode.lines = [(1, entries)]
+    mode.nextLine = 2
+    state.save(
+      Bills.AddLine(
+        profile: state.profile, startedAt: now, day: mode.day, number: 1, text: text,
+        entries: BillEntry.encoded(entries), at: now))
+    if let name { state.save(Bills.Name(profile: state.profile, startedAt: now, name: name, at: now)) }
+    return mode
   }
 
   /// A saved bill (or trip) as its lines build it, with a warning for lines that could not
   /// be read; nil when its lines cannot be read at all.
-  static func reopen(_ found: Bills.Summary, in state: SessionState) -> (BillMode, [Output])? {
+  static func reopen(_ found: Bills.Summary, in state: SessionState) -> (mode: BillMode, warnings: [Output])? {
     guard let lines = try? state.load(Bills.Lines(profile: state.profile, startedAt: found.startedAt)) else {
       return nil
     }
@@ -165,9 +173,7 @@ struct BillsCommand: Command {
     guard !saved.isEmpty else { return .stay(Reply([.note("No bills yet. Start one: bill ada bob cy")])) }
     var rows: [[String]] = [["no.", "name", "started", "people", "items", "total"]]
     for (i, summary) in saved.prefix(50).enumerated() {
-      let lines = (try? state.load(Bills.Lines(profile: state.profile, startedAt: summary.startedAt))) ?? []
-      let (bill, _) = BillMode.replay(
-        lines.compactMap { line in BillEntry.decoded(line.entries).map { (line.number, $0) } })
+      let bill = BillCommand.reopen(summary, in: state)?.mode.bill ?? Bill()
       let report = BillReport(bill)
       rows.append([
         "\(i + 1)", summary.name ?? "–", summary.day.iso, "\(bill.people.count)", "\(bill.items.count)",

@@ -5,19 +5,11 @@ enum BillExport {
   enum Format: String, Sendable, Hashable, CaseIterable {
     case text, markdown, csv
 
+    /// A format by its name or a file's ending: `csv`, `markdown` or `md`, `text` or `txt`.
     init?(word: String) {
       switch word {
       case "text", "txt": self = .text
       case "markdown", "md": self = .markdown
-      case "csv": self = .csv
-      default: return nil
-      }
-    }
-
-    init?(ending: String) {
-      switch ending {
-      case "txt", "text": self = .text
-      case "md", "markdown": self = .markdown
       case "csv": self = .csv
       default: return nil
       }

@@ -160,7 +160,7 @@ struct BillLine {
       }
       if let path = words.first {
         if format == nil, let ending = path.text.split(separator: ".").last.map(String.init),
-          path.text.contains("."), let byEnding = BillExport.Format(ending: ending.lowercased())
+          path.text.contains("."), let byEnding = BillExport.Format(word: ending.lowercased())
         {
           format = byEnding
         }
@@ -278,20 +278,21 @@ struct BillLine {
     guard let found = saved.first(where: { $0.name?.lowercased() == word.lower }) else {
       throw Diagnostic("no saved bill called \(word.text)", at: word.span, hint: "bills lists them")
     }
-    let lines = ((try? state.load(Bills.Lines(profile: state.profile, startedAt: found.startedAt))) ?? [])
-      .compactMap { line in BillEntry.decoded(line.entries).map { (line.number, $0) } }
-    let (other, _) = BillMode.replay(lines)
+    guard let other = BillCommand.reopen(found, in: state)?.mode.bill else {
+      throw Diagnostic("the bill \(word.text) could not be read", at: word.span)
+    }
     guard !other.isTrip else { throw Diagnostic("\(word.text) is a trip, not a bill", at: word.span) }
     guard !bill.items.contains(where: { $0.label == "bill " + (found.name ?? word.text) }) else {
       throw Diagnostic("the bill \(word.text) is in this trip already", at: word.span)
     }
     guard !other.items.isEmpty else { throw Diagnostic("the bill \(word.text) has no items", at: word.span) }
-    let split = BillSplit(other)
+    let report = BillReport(other)
+    let split = report.split
     let paid = split.paidCents(other)
     guard paid.reduce(0, +) == split.totalCents else {
       throw Diagnostic(
-        "the bill \(word.text) does not say who paid all of it (\(BillReport(other).money(paid.reduce(0, +))) of "
-          + "\(BillReport(other).money(split.totalCents)))", at: word.span,
+        "the bill \(word.text) does not say who paid all of it (\(report.money(paid.reduce(0, +))) of "
+          + "\(report.money(split.totalCents)))", at: word.span,
         hint: "bill open \(word.text), then paid ada (or paid ada 100 bob rest)")
     }
     let scale = Rational(BigInteger.power(10, split.decimals))
@@ -489,7 +490,7 @@ struct BillLine {
       throw Diagnostic(
         "\(verb.text) is not a word of an item: an item is who had it, the amount, then what it was", at: verb.span,
         hint: ["pays", "pay", "paid"].contains(verb.lower)
-          ? "to say who paid: paid \(who) \(text(from: verb.span.end).trimmingLeadingSpaces())"
+          ? "to say who paid: paid \(who) \(text(from: verb.span.end).trimmingSpaces)"
           : "settle says who owes whom")
     }
     // "2 x 4.50": a count of the same item.
@@ -1158,8 +1159,4 @@ extension Rational {
 extension String {
   /// The text without spaces (`8.875 %` is `8.875%`).
   func replacingSpaces() -> String { String(filter { $0 != " " }) }
-}
-
-extension String {
-  func trimmingLeadingSpaces() -> String { String(drop { $0 == " " }) }
 }

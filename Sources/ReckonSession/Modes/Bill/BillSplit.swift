@@ -110,8 +110,6 @@ struct BillSplit: Sendable, Equatable {
       }
       return (amount * scale).rounded(places: 0).intValue ?? 0
     }
-    // How many cents each person was given by the largest remainder so far: at a tie, the
-    // one given fewer gets the next.
     var state = ItemsPart()
     if !detailed, let kept = cache, kept.edits == bill.itemEdits, kept.decimals == decimals,
       kept.count <= bill.items.count, kept.column.count <= n
@@ -120,6 +118,8 @@ struct BillSplit: Sendable, Equatable {
     }
     state.decimals = decimals
     state.grow(to: n)
+    // How many cents each person was given by the largest remainder so far: at a tie, the
+    // one given fewer gets the next.
     var given = state.given
     /// A line of `lineCents` shared in proportion to `base`: each part exact, and in cents.
     @inline(never) func share(_ lineCents: Int, by base: [Rational]) -> (exact: [Rational], cents: [Int]) {
@@ -163,8 +163,9 @@ struct BillSplit: Sendable, Equatable {
         cells = ws.map { c * $0 / weights }
         var extra = c - cells.reduce(0, +)
         if extra > 0 && equal {
-          // Equal remainders and equal shares: the fewest cents given so far, then the
-          // person named first.
+          // Equal remainders and equal shares (nearly every item, and all of all's): the
+          // order the sort below would give, fewest cents given so far, then the person
+          // named first, found without sorting.
           var picked = [Bool](repeating: false, count: shares.count)
           var level = shares.map { given[$0.person] }.min()!
           while extra > 0 {

@@ -85,10 +85,11 @@ struct TripCommand: Command {
   }
 
   /// The profile's trips.
+  /// The profile's trips: the bills whose first line starts a trip.
   static func saved(in state: SessionState) -> [Bills.Summary] {
     BillsCommand.saved(in: state).filter { summary in
-      ((try? state.load(Bills.Lines(profile: state.profile, startedAt: summary.startedAt))) ?? []).prefix(2)
-        .contains { line in BillEntry.decoded(line.entries)?.contains(.trip) ?? false }
+      let first = (try? state.load(Bills.Lines(profile: state.profile, startedAt: summary.startedAt)))?.first
+      return first.flatMap { BillEntry.decoded($0.entries) }?.contains(.trip) ?? false
     }
   }
 
@@ -111,9 +112,7 @@ struct TripCommand: Command {
       }
       if let action {
         // Answered from here: the trip as it is, and back to the calculator.
-        var inner = state
-        let step = mode.handle(action, in: &inner)
-        state = inner
+        let step = mode.handle(action, in: &state)
         guard case .stay(let reply) = step else { return .stay(Reply(outputs)) }
         return .stay(Reply(outputs + reply.outputs))
       }
@@ -126,19 +125,9 @@ struct TripCommand: Command {
         "there is no trip called \(name)", at: nameSpan,
         hint: "trip \(name) starts it; bills lists the bills and trips")
     }
-    let latest = all.map(\.startedAt).max() ?? .min
-    let now = max(state.clock.nowMilliseconds(), latest == .min ? .min : latest + 1)
-    var mode = BillMode(startedAt: now, day: state.clock.day(atMilliseconds: now), name: name)
-    let entries: [BillEntry] = [.start(people), .trip]
-    for entry in entries { entry.apply(to: &mode.bill) }
-    mode.lines = [(1, entries)]
-    mode.nextLine = 2
-    state.save(
-      Bills.AddLine(
-        profile: state.profile, startedAt: mode.startedAt, day: mode.day, number: 1,
-        text: (["trip", name] + people).joined(separator: " "),
-        entries: BillEntry.encoded(entries), at: now))
-    state.save(Bills.Name(profile: state.profile, startedAt: mode.startedAt, name: name, at: now))
+    let mode = BillCommand.started(
+      [.start(people), .trip], text: (["trip", name] + people).joined(separator: " "), name: name, after: all,
+      in: &state)
     return .enter(
       mode,
       Reply([

@@ -79,7 +79,7 @@ struct TipCommand: Command {
     // ("tip $50": a currency's sign before the amount is not an amount before it.)
     if percent == nil, tokens.count >= 2, let last = tokens.last, last.kind == .number,
       Operands.endsOperand(tokens[tokens.endIndex - 2]),
-      !(TipCommand.prefixSigns.contains(list.text(of: tokens[tokens.endIndex - 2]))
+      !(Parser.isCurrencySign(list.text(of: tokens[tokens.endIndex - 2]))
         && tokens[tokens.endIndex - 2].span.end == last.span.start
         && (tokens.count == 2 || !Operands.endsOperand(tokens[tokens.endIndex - 3])))
     {
@@ -138,11 +138,6 @@ struct TipCommand: Command {
     }
     return .stay(Reply([.result(text)]))
   }
-
-  /// Currency signs written before an amount (`$50`, `€12`).
-  static let prefixSigns: Set<String> = [
-    "$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪", "₫", "₱", "฿", "₦", "₴", "₸", "₭",
-  ]
 
   /// Catches the tip lines whose amount would otherwise swallow a misplaced percentage or
   /// word, so the error names the real mistake.
