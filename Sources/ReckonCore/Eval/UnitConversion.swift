@@ -4,7 +4,8 @@ public enum UnitConversion: Sendable, Equatable {
   /// result writes it (its unit's symbols, or the target as typed when it holds a number).
   case quantity(Quantity, unitText: String)
   /// A mixed result: a whole number of each unit but the last, which takes the rest
-  /// (`5 ft 10.866… in`, `1 h 23 min 20 s`).
+  /// (`5 ft 10.866… in`, `1 h 23 min 20 s`), from the first unit that is not 0, the sign in
+  /// front (`-1 min 30 s`).
   case mixed([Quantity])
 }
 
@@ -136,6 +137,9 @@ extension Evaluator {
       let left = try add(rest, .exact(-whole), at: span)
       rest = try convert(Quantity(left, unit), to: parts[i + 1].0, at: span)
     }
+    // The sign once, in front of the first part that is not zero (-30 s in min s is -30 s,
+    // not 0 min 30 s, which would read as positive): leading parts of 0 are left out.
+    while result.count > 1, case .exact(let r) = result[0].number, r.isZero { result.removeFirst() }
     if negative { result[0].number = negate(result[0].number) }
     return result
   }

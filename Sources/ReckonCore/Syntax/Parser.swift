@@ -373,7 +373,7 @@ public struct Parser {
     let exponent = try nested(at: span) { (p) throws(Diagnostic) in
       try p.operand(after: span) { (p) throws(Diagnostic) in try p.unary() }
     }
-    return .power(base, exponent, operatorSpan: span)
+    return Parser.insideProduct(base, to: exponent.span.end) { .power($0, exponent, operatorSpan: span) }
   }
 
   mutating func postfix() throws(Diagnostic) -> Expr {
@@ -381,8 +381,12 @@ public struct Parser {
     var count = 0
     while true {
       switch peek.kind {
-      case .bang: expr = .factorial(expr, operatorSpan: advance().span)
-      case .percent: expr = .percent(expr, operatorSpan: advance().span)
+      case .bang:
+        let span = advance().span
+        expr = Parser.insideProduct(expr, to: span.end) { .factorial($0, operatorSpan: span) }
+      case .percent:
+        let span = advance().span
+        expr = Parser.insideProduct(expr, to: span.end) { .percent($0, operatorSpan: span) }
       default: return expr
       }
       count += 1
@@ -429,6 +433,18 @@ public struct Parser {
     default:
       throw expected(after: nil)
     }
+  }
+
+  /// `operation` applied to `expr`, or, when `expr` is a name that is no function followed
+  /// by a parenthesis (`x(2)`, `pi(2)`, `ft(3)`: a product, x·2), to the parenthesis alone:
+  /// a `^`, `!` or `%` after the ")" binds to it as it does after a number's parenthesis
+  /// (`x(2)^2` is x·2², as `2(2)^2` is 2·2²), not to the whole product.
+  static func insideProduct(_ expr: Expr, to end: Int, _ operation: (Expr) -> Expr) -> Expr {
+    guard case .call(let name, let nameSpan, let arguments, let span) = expr, arguments.count == 1,
+      Builtins.function(named: name) == nil
+    else { return operation(expr) }
+    return .call(
+      name: name, nameSpan: nameSpan, arguments: [operation(arguments[0])], span: SourceSpan(span.start, end))
   }
 
   mutating func arguments(openedAt open: SourceSpan) throws(Diagnostic) -> [Expr] {

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import ReckonSession
+
+/// Units as people type them (issue 40): each line on a fresh session (after the set-up lines
+/// given) and what Reckon answers, carets included (`error@COLUMN: message`).
+@Suite struct UnitsAsTypedTests {
+  /// The answer to `line` after `setUp`, as the transcripts write it.
+  static func answer(_ line: String, after setUp: [String] = []) -> [String] {
+    var session = testSession()
+    for earlier in setUp { _ = session.handle(earlier) }
+    let reply = session.handle(line)
+    return plain(reply)
+  }
+
+  /// A mixed result carries its sign once, in front of its first part that is not 0.
+  static let signs: [(String, String)] = [
+    ("-30 s to min s", "-30 s"), ("-90 s to min s", "-1 min 30 s"), ("-0.5 ft to ft in", "-6 in"),
+    ("-7.89 h to d h min s", "-7 h 53 min 24 s"), ("30 s to min s", "30 s"), ("90 s to min s", "1 min 30 s"),
+    ("-1 d to d h", "-1 d 0 h"), ("0 s to min s", "0 s"), ("-(5 ft 11 in) to ft in", "-5 ft 11 in"),
+    ("-1.8 m to ft in", "-5 ft 10.86614173… in"),
+  ]
+
+  @Test(arguments: signs)
+  func aMixedResultHasItsSignInFront(_ line: String, _ expected: String) {
+    #expect(UnitsAsTypedTests.answer(line) == [expected], "\(line)")
+  }
+
+  /// After `name(…)`, `number(…)` and `(…)(…)` each operator binds the same way: a name that
+  /// is no function followed by a parenthesis is a product, as a number before one is, and
+  /// `^`, `!` and `%` after the ")" apply to the parenthesis alone.
+  static let operators = ["^ 2", "!", "%", "^ 2 !", "* 4", "/ 4", "+ 4", "- 4", "mod 4", "< 20", "== 18"]
+
+  @Test(arguments: operators)
+  func anOperatorAfterAParenthesisBindsAsAfterANumbers(_ op: String) {
+    let byNumber = UnitsAsTypedTests.answer("2(3)\(op)")
+    #expect(UnitsAsTypedTests.answer("x(3)\(op)", after: ["x = 2"]) == byNumber, "x(3)\(op)")
+    #expect(UnitsAsTypedTests.answer("(2)(3)\(op)") == byNumber, "(2)(3)\(op)")
+    #expect(UnitsAsTypedTests.answer("2 (3) \(op)") == byNumber, "2 (3) \(op)")
+    #expect(!byNumber.joined().hasPrefix("error"), "2(3)\(op): \(byNumber)")
+  }
+
+  static let products: [(String, String)] = [
+    ("x(2)^2", "12"), ("pi(2)^2", "≈ 12.56637061"), ("ft(3)^2", "9 ft"), ("x(2)!", "6"), ("2 x(2)^2", "24"),
+    ("x(1+1)^2^2", "48"), ("-x(2)^2", "-12"), ("sqrt(4)^2", "4"), ("max(2, 3)^2", "9"),
+    // GNU units' manual: units -t gives 43.533969.
+    ("(8/pi^2)(lb/ft^3)ft(ft^3/s)^2(1/in^5) to psi", "≈ 43.53396932 psi"),
+  ]
+
+  @Test(arguments: products)
+  func aNameBeforeAParenthesisMultiplies(_ line: String, _ expected: String) {
+    #expect(UnitsAsTypedTests.answer(line, after: ["x = 3"]) == [expected], "\(line)")
+  }
+}
