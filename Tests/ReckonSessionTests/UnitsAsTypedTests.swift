@@ -52,3 +52,34 @@ import Testing
     #expect(UnitsAsTypedTests.answer(line, after: ["x = 3"]) == [expected], "\(line)")
   }
 }
+
+/// Temperatures as a physicist and a cook expect: a point on a scale, a difference of points.
+@Suite struct TemperatureTests {
+  static let lines: [(String, String)] = [
+    ("(20 °C - 15 °C) to °F", "9 Δ°F"), ("(20 °C - 15 °C) to Δ°F", "9 Δ°F"),
+    ("100 °F - 32 °F to °C", "37.77777777… Δ°C"),
+    ("20 °C - 15 °C", "5 Δ°C"), ("(20 °C - 15 °C) to K", "5 K"), ("20 °C + 5 Δ°C", "25 °C"), ("20 °C - 5 K", "15 °C"),
+    ("(15 °C + 25 °C)/2", "20 °C"), ("(50 °F + 20 °C)/2", "59 °F"), ("(10 °C + 20 °C + 30 °C)/3 to °F", "68 °F"),
+    ("20 °C to °F", "68 °F"), ("300 K to °C", "26.85 °C"), ("5 Δ°C * 2", "10 Δ°C"),
+    ("(15 °C + 25 °C)/3", "error@16: a sum of 2 temperatures divided by other than 2 is no temperature"),
+    ("15 °C + 25 °C", "error@7: cannot add two temperatures on a scale (°C and °C): a temperature is a point"),
+    ("20 °C * 2", "error@7: cannot multiply a temperature on a scale (°C): a temperature is a point, not an amount"),
+    ("20 °C / 2", "error@7: cannot divide a temperature on a scale (°C): a temperature is a point, not an amount"),
+    ("2 * 20 °C", "error@3: cannot multiply a temperature on a scale (°C): a temperature is a point, not an amount"),
+    ("-275 °C", "error@6: the temperature is below absolute zero (0 K, -273.15 °C, -459.67 °F): no temperature is"),
+    ("-1 K to °C", "error@9: the temperature is below absolute zero (0 K, -273.15 °C, -459.67 °F): no temperature is"),
+    (
+      "-1 °R to °F", "error@10: the temperature is below absolute zero (0 K, -273.15 °C, -459.67 °F): no temperature is"
+    ),
+    ("-273.15 °C", "-273.15 °C"), ("-1 K", "-1 K"), ("-300 Δ°C", "-300 Δ°C"),
+    (
+      "-200 °C - 100 K",
+      "error@9: the temperature is below absolute zero (0 K, -273.15 °C, -459.67 °F): no temperature is"
+    ),
+  ]
+
+  @Test(arguments: lines)
+  func pointsAndDifferences(_ line: String, _ expected: String) {
+    #expect(UnitsAsTypedTests.answer(line).first == expected, "\(line)")
+  }
+}

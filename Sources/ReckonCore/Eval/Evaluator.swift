@@ -81,9 +81,17 @@ public struct Evaluator: Sendable {
       }
       return .quantity(Quantity(number, Unit(percent)))
     case .chain(let first, let links):
-      var left = try value(of: first, in: env)
-      var previous = first
-      for link in links {
+      var left: Value
+      var mean = false
+      do {
+        left = try value(of: first, in: env)
+      } catch {
+        // (15 °C + 25 °C)/2: the mean of temperatures, which their sum alone is not.
+        guard !links.isEmpty, let value = try meanOfPoints(first, over: links[0], in: env) else { throw error }
+        (left, mean) = (value, true)
+      }
+      var previous = mean ? links[0].operand : first
+      for link in links.dropFirst(mean ? 1 : 0) {
         let right = try value(of: link.operand, in: env)
         left = try apply(
           link, number(left, at: link.operatorSpan), number(right, at: link.operatorSpan), leftExpr: previous,

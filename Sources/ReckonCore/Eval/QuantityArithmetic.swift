@@ -45,6 +45,10 @@ extension Evaluator {
       }
       return link.op == .add ? try add(a, b, at: span) : try subtract(a, b, at: span)
     case .multiply, .implicitMultiply:
+      if link.op == .multiply || !link.operand.isName {
+        // 20 °C * 2 is refused; 20 °C (a number, then its unit's name) is the temperature.
+        try noScale(quantity(a, at: span), quantity(b, at: span), "multiply", scaling: true, at: span)
+      }
       return try multiply(a, b, at: span)
     case .mixed:
       // 5 ft 11 in: the parts of one quantity, in its first part's unit.
@@ -61,6 +65,7 @@ extension Evaluator {
       }
       return try multiply(a, b, at: span)
     case .divide:
+      try noScale(quantity(a, at: span), quantity(b, at: span), "divide", scaling: true, at: span)
       return try divide(a, b, at: span)
     case .modulo:
       return try modulo(a, b, at: span)
@@ -77,7 +82,7 @@ extension Evaluator {
   /// is the point 20 degrees below 0 °C, written so.)
   public func negate(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
     let q = try quantity(v, at: span)
-    return .quantity(Quantity(negate(q.number), q.unit))
+    return try checkedPoint(Quantity(negate(q.number), q.unit), at: span)
   }
 
   public func add(_ a: Value, _ b: Value, at span: SourceSpan) throws(Diagnostic) -> Value {
@@ -110,7 +115,7 @@ extension Evaluator {
       guard subtracting else {
         throw Diagnostic(
           "cannot add two temperatures on a scale (\(left.symbol) and \(right.symbol)): a temperature is a point",
-          at: span, hint: "add a difference instead (20 °C + 5 K, or 5 Δ°C), or subtract two temperatures")
+          at: span, hint: "add a difference (20 °C + 5 Δ°C), or take their mean: (15 °C + 25 °C)/2")
       }
       // A point minus a point: the difference, in the left scale's degrees.
       let difference = try add(
@@ -122,7 +127,7 @@ extension Evaluator {
       // A point and a difference: the difference in the scale's degrees.
       let degrees = try divide(
         multiply(y.number, factor(of: y.unit, at: span), at: span), left.factor, at: span)
-      return .quantity(Quantity(try combine(x.number, degrees), x.unit))
+      return try checkedPoint(Quantity(try combine(x.number, degrees), x.unit), at: span)
     case (nil, let right?):
       guard !subtracting else {
         throw Diagnostic(
@@ -131,7 +136,7 @@ extension Evaluator {
       }
       let degrees = try divide(
         multiply(x.number, factor(of: x.unit, at: span), at: span), right.factor, at: span)
-      return .quantity(Quantity(try add(degrees, y.number, at: span), y.unit))
+      return try checkedPoint(Quantity(try add(degrees, y.number, at: span), y.unit), at: span)
     case (nil, nil):
       return .quantity(Quantity(try combine(x.number, convert(y, to: x.unit, at: span)), x.unit))
     }
@@ -156,6 +161,8 @@ extension Evaluator {
     if x.unit.isNone && y.unit.isNone { return .number(number) }
     try noScale(x, y, "multiply", at: span)
     guard let unit = x.unit.multiplied(by: y.unit) else { throw tooManyUnits(at: span) }
+    // -275 °C is no temperature.
+    if units.scale(of: unit) != nil { return try checkedPoint(Quantity(number, unit), at: span) }
     return .quantity(try simplified(Quantity(number, unit), at: span))
   }
 
@@ -189,12 +196,20 @@ extension Evaluator {
     return Quantity(try convert(q, to: unit, at: span), unit)
   }
 
-  /// A temperature on a scale is a point, which has no product (20 °C is not twice 10 °C).
-  func noScale(_ x: Quantity, _ y: Quantity, _ verb: String, at span: SourceSpan) throws(Diagnostic) {
-    for q in [x, y] where units.scale(of: q.unit) != nil && !(x.unit.isNone || y.unit.isNone) {
+  /// A temperature on a scale is a point, which has no product (20 °C is not twice 10 °C,
+  /// which is 283.15 K): neither by a number nor by a quantity.
+  func noScale(_ x: Quantity, _ y: Quantity, _ verb: String, scaling: Bool = false, at span: SourceSpan)
+    throws(Diagnostic)
+  {
+    for q in [x, y] {
+      guard let scale = units.scale(of: q.unit) else { continue }
+      let by = x.unit.isNone || y.unit.isNone ? "" : " by another quantity"
+      // (20 °C itself is 20 times the unit °C: the one product a scale has.)
+      if by.isEmpty && !scaling { continue }
       throw Diagnostic(
-        "cannot \(verb) a temperature on a scale (\(q.unit.text(in: units))) by another quantity", at: span,
-        hint: "convert it to K first: (20 °C to K)")
+        "cannot \(verb) a temperature on a scale (\(scale.symbol))\(by): a temperature is a point, not an amount",
+        at: span,
+        hint: "convert it to K first (20 °C to K), or scale a difference: 20 Δ\(scale.symbol) * 2")
     }
   }
 
@@ -327,5 +342,37 @@ extension Evaluator {
         hint: "divide by a unit to get its number: (5 km) / m is 5000")
     }
     return try multiply(q.number, factor(of: q.unit, at: span), at: span)
+  }
+
+  /// `(a + b + …)/n` where a, b… are temperatures on a scale and n is how many: their mean,
+  /// a temperature on the first one's scale (each point is 0 K plus a difference, and the
+  /// mean of those differences is one). Nil when `sum` is not a sum of such points; an error
+  /// when it is and `n` is not their count (the sum of two points alone is no temperature).
+  func meanOfPoints(_ sum: Expr, over divisor: Expr.Link, in env: Environment) throws(Diagnostic) -> Value? {
+    guard divisor.op == .divide, case .chain(let first, let links) = sum, !links.isEmpty,
+      links.allSatisfy({ $0.op == .add })
+    else { return nil }
+    var kelvins: [Number] = []
+    var firstScale: UnitTable.Entry?
+    for term in [first] + links.map(\.operand) {
+      guard let q = try value(of: term, in: env).quantity, let scale = units.scale(of: q.unit) else { return nil }
+      firstScale = firstScale ?? scale
+      kelvins.append(try multiply(add(q.number, .exact(scale.offset!), at: term.span), scale.factor, at: term.span))
+    }
+    let span = divisor.operatorSpan
+    let count = try value(of: divisor.operand, in: env)
+    guard case .exact(let n)? = count.plainNumber, n == Rational(kelvins.count), let scale = firstScale else {
+      throw Diagnostic(
+        "a sum of \(kelvins.count) temperatures divided by other than \(kelvins.count) is no temperature", at: span,
+        hint: "their mean is (15 °C + 25 °C)/2; to scale temperatures, convert them to K first")
+    }
+    var total = kelvins[0]
+    for k in kelvins.dropFirst() { total = try add(total, k, at: span) }
+    let mean = try divide(total, .exact(n), at: span)
+    return .quantity(
+      Quantity(
+        try add(divide(mean, scale.factor, at: span), .exact(-scale.offset!), at: span),
+        Unit(
+          Unit.Term(unit: UInt16(units.units.firstIndex { $0.symbol == scale.symbol }!), prefix: 0, power: 1))))
   }
 }

@@ -20,7 +20,12 @@ extension Evaluator {
     if let parts = try mixedTarget(target), parts.count >= 2 {
       return .mixed(try mixed(q, into: parts, at: span))
     }
-    let t = try unitTarget(target)
+    var t = try unitTarget(target)
+    if let scale = units.scale(of: t.unit), isDifference(q.unit) {
+      // (20 °C - 15 °C) to °F: a difference (5 Δ°C) converts to the scale's differences, 9 Δ°F,
+      // not to the point 5 K above absolute zero.
+      t.unit = differenceUnit(of: scale)
+    }
     let unitText = t.number == .exact(.one) ? t.unit.text(in: units) : text
     let (from, to) = (units.dimension(of: q.unit), units.dimension(of: t.unit))
     if from == to, !q.unit.isNone, hasAngle(q.unit) != hasAngle(t.unit) {
@@ -53,6 +58,12 @@ extension Evaluator {
       hint: temperature
         ? "F is the farad and C the coulomb; temperatures are °F and °C (or degF, degC): 98.6 °F to °C"
         : convertibleHint(q.unit))
+  }
+
+  /// Whether a unit is a difference of temperatures on a scale (Δ°C, Δ°F): K and °R are
+  /// absolute too, and convert to a scale as points.
+  func isDifference(_ unit: Unit) -> Bool {
+    unit.count == 1 && unit[0].power == 1 && units.units[Int(unit[0].unit)].symbol.hasPrefix("Δ")
   }
 
   /// Whether a unit holds an angle (rad, °, turn…).

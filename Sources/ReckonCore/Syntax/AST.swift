@@ -42,6 +42,12 @@ public indirect enum Expr: Sendable, Hashable {
     }
   }
 
+  /// Whether this is a name alone (`°C` in `20 °C`).
+  public var isName: Bool {
+    if case .name = self { return true }
+    return false
+  }
+
   /// Whether this is a percentage (`p%`, possibly under a sign), for the `a + p%` rule.
   public var isPercentage: Bool {
     switch self {

@@ -108,15 +108,30 @@ extension Evaluator {
     }
     if let scale = units.scale(of: q.unit) {
       base = try multiply(add(q.number, .exact(scale.offset!), at: span), scale.factor, at: span)
-      if try compare(base, .exact(.zero), at: span) < 0 {
-        throw Diagnostic(
-          "the temperature is below absolute zero (0 K, -273.15 °C, -459.67 °F): no temperature is", at: span,
-          hint: "a difference of temperatures is in K or Δ\(scale.symbol): 500 Δ°C")
-      }
+      try aboveAbsoluteZero(base, scale, at: span)
     }
     if let scale = units.scale(of: target) {
+      // Into a point on a scale (-1 K to °C): none is below absolute zero either.
+      try aboveAbsoluteZero(base, scale, at: span)
       return try add(divide(base, scale.factor, at: span), .exact(-scale.offset!), at: span)
     }
     return try divide(base, factor(of: target, at: span), at: span)
+  }
+
+  /// Refuses a temperature of `kelvins` below 0 K, on `scale` or entering it.
+  func aboveAbsoluteZero(_ kelvins: Number, _ scale: UnitTable.Entry, at span: SourceSpan) throws(Diagnostic) {
+    guard try compare(kelvins, .exact(.zero), at: span) < 0 else { return }
+    throw Diagnostic(
+      "the temperature is below absolute zero (0 K, -273.15 °C, -459.67 °F): no temperature is", at: span,
+      hint: "a difference of temperatures is in K or Δ\(scale.symbol): 500 Δ\(scale.symbol)")
+  }
+
+  /// `q` checked as a temperature when it is a point on a scale (-275 °C is refused).
+  func checkedPoint(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Value {
+    if let scale = units.scale(of: q.unit) {
+      let kelvins = try multiply(add(q.number, .exact(scale.offset!), at: span), scale.factor, at: span)
+      try aboveAbsoluteZero(kelvins, scale, at: span)
+    }
+    return .quantity(q)
   }
 }

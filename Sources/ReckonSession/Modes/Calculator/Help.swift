@@ -132,8 +132,9 @@ public enum Help {
       sin(30°)            0.5                   plain numbers stay radians
       atan(1) to deg      45°
     Exact where the definition is: an inch is 2.54 cm, a pound 0.45359237 kg.
-    Temperatures on a scale are points: 20 °C to °F is 68 °F; 20 °C - 15 °C
-    is 5 Δ°C; 20 °C + 5 K is 25 °C; two temperatures cannot be added.
+    Temperatures on a scale are points: 20 °C to °F is 68 °F. Two points give a
+    difference: 20 °C - 15 °C is 5 Δ°C, to °F 9 Δ°F; 20 °C + 5 Δ°C is 25 °C; a
+    mean is a point: (15 °C + 25 °C)/2 is 20 °C. 20 °C * 2 asks for K first.
     Adding or comparing needs one dimension: 3 m + 2 s is an error.
     Prefixes: k M G … m µ (or u) n …, and Ki Mi Gi for bytes and bits (kB ≠ KiB).
     units lists the dimensions; units length the units of one. A variable you
