@@ -9,7 +9,7 @@ parsing the printed text back), and prints one case per line, tab-separated:
     expression<TAB>error                         (Reckon must refuse it)
 
 The trees cover + - * / ^ mod of, the Unicode operators − × ÷, unary signs, postfix ! and %,
-the percent rules (a + p%, a - p%, p% of a; a + p% is a plain sum when a is a percentage
+the percent rules (a + p%, a - p%, p% of a, p any value that is a percentage; a + p% is a plain sum when a is a percentage
 itself: 10% + 5% is 15%), implicit multiplication, decimal, scientific
 and digit-separated literals, values past 64 bits, negative and fractional exponents, and
 abs floor ceil round min max sqrt log (only where the answer is exact).  Errors are division
@@ -120,13 +120,6 @@ class Node:
         self.__dict__.update(extra)
 
 
-def is_percentage(node):
-    """Reckon's percent rule: a p% (parentheses and unary signs see through)."""
-    while node.kind in ("paren", "neg"):
-        node = node.children[0]
-    return node.kind == "pct"
-
-
 def is_ratio(node):
     """Whether Reckon's value of `node` is a percentage (a quantity in %), which the a + p%
     rule leaves alone (10% + 5% is 15%). A p% of a plain number is one; a sum is one when
@@ -182,6 +175,9 @@ class Printer:
                 ft = self.tokens(f, POWER)
                 if not starts_juxtaposable(ft):
                     ft = ["("] + ft + [")"]
+                if out[-1] == "%":
+                    # Reckon refuses a factor right after a % (7 % (2): a remainder meant?).
+                    out = ["("] + out + [")"]
                 out += ft
             return out
         if k == "of":
@@ -304,7 +300,7 @@ class Generator:
             acc = vals[0]
             ratio = is_ratio(first)
             for op, operand, v in zip(ops, operands, vals[1:]):
-                if kind == "add" and is_percentage(operand) and not ratio:
+                if kind == "add" and is_ratio(operand) and not ratio:
                     acc = acc * (1 + v) if op == "+" else acc * (1 - v)
                 else:
                     acc = self.binop(op, acc, v)

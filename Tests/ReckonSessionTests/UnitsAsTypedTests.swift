@@ -83,3 +83,23 @@ import Testing
     #expect(UnitsAsTypedTests.answer(line).first == expected, "\(line)")
   }
 }
+
+/// A percentage is one whether written, held in a variable or worked out; ‰ follows the same
+/// rule; `%` before a parenthesis or a name is never a silent product.
+@Suite struct PercentEverywhereTests {
+  static let lines: [(String, String)] = [
+    ("49.99 + tax", "54.114175"), ("49.99 + 8.25%", "54.114175"), ("49.99 - tax", "45.865825"),
+    ("tax of 200", "16.5"), ("(tax + 1%) of 200", "18.5"), ("200 + (10% + 5%)", "230"), ("200 + 15‰", "203"),
+    ("200 - 15‰", "197"), ("15‰ of 200", "3"), ("tax + 1%", "9.25%"), ("200 * tax", "16.5"),
+    ("7 % (2)", "error@5: an operator is needed after '%': a percentage is not multiplied by what follows it"),
+    ("10 % pi", "error@6: an operator is needed after '%': a percentage is not multiplied by what follows it"),
+    ("10% x", "error@5: an operator is needed after '%': a percentage is not multiplied by what follows it"),
+    ("15 ‰ (2)", "error@6: an operator is needed after '‰': a percentage is not multiplied by what follows it"),
+    ("7% * 2", "0.14"), ("50% to percent", "50%"), ("20% in ‰", "200‰"),
+  ]
+
+  @Test(arguments: lines)
+  func percent(_ line: String, _ expected: String) {
+    #expect(UnitsAsTypedTests.answer(line, after: ["tax = 8.25%", "x = 3"]).first == expected, "\(line)")
+  }
+}

@@ -37,8 +37,9 @@ extension Evaluator {
     let span = link.operatorSpan
     switch link.op {
     case .add, .subtract:
-      // a ± p%: a·(1 ± p), unless a is a percentage itself (10% + 5% is 15%).
-      if link.operand.isPercentage, !isRatio(a) {
+      // a ± p%: a·(1 ± p), unless a is a percentage itself (10% + 5% is 15%); p% written,
+      // held in a variable (tax = 8.25%) or worked out, and per mille alike.
+      if isPercentage(b), !isRatio(a) {
         let one = Value.rational(1)
         let change = link.op == .add ? try add(one, b, at: span) : try subtract(one, b, at: span)
         return try multiply(a, change, at: span)
@@ -48,6 +49,13 @@ extension Evaluator {
       if link.op == .multiply || !link.operand.isName {
         // 20 °C * 2 is refused; 20 °C (a number, then its unit's name) is the temperature.
         try noScale(quantity(a, at: span), quantity(b, at: span), "multiply", scaling: true, at: span)
+      }
+      if link.op == .implicitMultiply, link.operand.isName, let n = a.plainNumber, let q = b.quantity,
+        units.kind(of: q.unit) == "ratio", q.unit.count == 1
+      {
+        // 15‰, 3 ppm: a number and a ratio's name are a quantity in it, as 15% is (in a
+        // product, later, it is its number).
+        return .quantity(Quantity(try multiply(n, q.number, at: span), q.unit))
       }
       return try multiply(a, b, at: span)
     case .mixed:
@@ -60,7 +68,7 @@ extension Evaluator {
       }
       return try add(a, b, at: span)
     case .of:
-      guard leftExpr.isPercentage else {
+      guard isPercentage(a) || leftExpr.isWrittenPercentage else {
         throw Diagnostic("'of' needs a percentage before it", at: span, hint: "for example: 15% of 80")
       }
       return try multiply(a, b, at: span)
@@ -70,6 +78,14 @@ extension Evaluator {
     case .modulo:
       return try modulo(a, b, at: span)
     }
+  }
+
+  /// Whether `v` is a percentage or a per mille (`15%`, `tax` when it is 8.25%, `15‰`): the
+  /// values the `a + p%` and `p% of x` rules are for.
+  func isPercentage(_ v: Value) -> Bool {
+    guard let q = v.quantity, q.unit.count == 1, q.unit[0].power == 1, q.unit[0].prefix == 0 else { return false }
+    let symbol = units.units[Int(q.unit[0].unit)].symbol
+    return symbol == "%" || symbol == "‰"
   }
 
   /// Whether `v` is a quantity in a ratio unit (`%`, `‰`, `ppm`).

@@ -42,19 +42,20 @@ public indirect enum Expr: Sendable, Hashable {
     }
   }
 
+  /// Whether this is written as a percentage (`p%`, possibly under a sign): the left side
+  /// `p% of x` takes (as well as any value that is a percentage).
+  public var isWrittenPercentage: Bool {
+    switch self {
+    case .percent: true
+    case .negate(let e, _): e.isWrittenPercentage
+    default: false
+    }
+  }
+
   /// Whether this is a name alone (`°C` in `20 °C`).
   public var isName: Bool {
     if case .name = self { return true }
     return false
-  }
-
-  /// Whether this is a percentage (`p%`, possibly under a sign), for the `a + p%` rule.
-  public var isPercentage: Bool {
-    switch self {
-    case .percent: true
-    case .negate(let e, _): e.isPercentage
-    default: false
-    }
   }
 }
 

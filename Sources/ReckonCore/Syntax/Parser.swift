@@ -317,6 +317,8 @@ public struct Parser {
     let first = try unary()
     var links: [Expr.Link] = []
     while startsJuxtaposedFactor {
+      let before = tokens[index - 1]
+      if before.kind == .percent || list.isName(before, "‰") { throw percentThenFactor(after: before) }
       let at = SourceSpan(peek.span.start, peek.span.start)
       links.append(Expr.Link(.implicitMultiply, at, try power()))
     }
@@ -418,6 +420,7 @@ public struct Parser {
           [Expr.Link(.implicitMultiply, SourceSpan(number.span.end, number.span.end), .name(name, token.span))])
       }
       guard peek.kind == .leftParen else { return .name(name, token.span) }
+      if name == "‰" { throw percentThenFactor(after: token) }
       let open = advance().span
       let arguments = try nested(at: open) { (p) throws(Diagnostic) in try p.arguments(openedAt: open) }
       let close = advance().span
@@ -433,6 +436,16 @@ public struct Parser {
     default:
       throw expected(after: nil)
     }
+  }
+
+  /// The error for a factor right after `%` or `‰` (`7 % (2)`, `10 % pi`): a remainder meant,
+  /// or a product? Neither is guessed.
+  func percentThenFactor(after sign: Token) -> Diagnostic {
+    let text = list.text(of: sign)
+    return Diagnostic(
+      "an operator is needed after '\(text)': a percentage is not multiplied by what follows it",
+      at: tokens[tokens.firstIndex { $0.span.start >= sign.span.end } ?? index].span,
+      hint: "7\(text) * 2 or 7\(text) of 2 for a share; 7 mod 2 for a remainder")
   }
 
   /// `operation` applied to `expr`, or, when `expr` is a name that is no function followed

@@ -175,6 +175,13 @@ public struct CalculatorMode: Sendable {
         return (value, text)
       }
     }
+    var value = value
+    if case .percent = conversion.target, let q = value.quantity, state.evaluator.units.kind(of: q.unit) == "ratio",
+      let plain = try? state.evaluator.plain(value, at: conversion.span)
+    {
+      // 50% to percent is 50%, 15‰ to percent 1.5%: a ratio as its number first.
+      value = .number(plain)
+    }
     switch state.formatter.converted(value, to: conversion.target) {
     case .text(let text): return (value, text)
     case .refused(let why, let hint): throw Diagnostic(why, at: conversion.span, hint: hint)

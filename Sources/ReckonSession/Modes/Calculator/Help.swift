@@ -98,9 +98,10 @@ public enum Help {
       200 * 15%    30                  (in a product, a percentage is its number)
       0.155 to %   15.5%
       5 % of 2 kg  0.1 kg
-    The + and - rule applies when the right-hand side is itself a percentage (p%)
-    and the left is not. "p% of x" is one factor: 10 / 50% of 80 is 10/40.
-    Also ‰ (per mille), ppm, ppb.
+    The + and - rule applies when the right-hand side is a percentage (15%, 15‰,
+    or a variable holding one: tax = 8.25%, then 49.99 + tax is 54.11…) and the
+    left is not. "p% of x" is one factor: 10 / 50% of 80 is 10/40. After a % or
+    ‰ write an operator: 7 % (2) is refused (7% * 2, or 7 mod 2). Also ppm, ppb.
     """
 
   static var constants: String {
