@@ -103,3 +103,23 @@ import Testing
     #expect(UnitsAsTypedTests.answer(line, after: ["tax = 8.25%", "x = 3"]).first == expected, "\(line)")
   }
 }
+
+/// Units that cancel, by the rule `Evaluator.cancelled` and `Evaluator.inOneUnit` document:
+/// the number is the amount.
+@Suite struct UnitsThatCancelTests {
+  static let lines: [(String, String)] = [
+    ("60 W * 5 h * 0.25 USD/kWh", "0.075 USD"), ("1.5 L / 250 cm^3", "6"), ("1 kWh / 100 W", "10 h"),
+    ("12 V / 4 Ω", "3 A"), ("100 J / 10 s", "10 W"), ("2 kg * 3 m / s^2", "6 N"), ("10 N / 2 m^2", "5 Pa"),
+    ("1 kWh / 100 W to s", "36000 s"), ("12 V / 4 Ω to V/Ω", "3 V/Ω"), ("3 A to V/Ω", "3 V/Ω"),
+    // What stays as written: rates, products, what no named unit is.
+    ("10 km / 2 h", "5 km/h"), ("60 km / 45 min", "80 km/h"), ("3 N * 2 m", "6 N·m"), ("5 m / 2 s", "2.5 m/s"),
+    ("100 J / 2 kg", "50 J/kg"), ("15 kWh / 100 km", "0.15 kWh/km"), ("1 rad / 1 s", "1 rad/s"),
+    ("30 mpg to L/100km", "7.840486111… L/100km"), ("3 ft * 2 m", "19.68503937… ft²"), ("3 km / m", "3000"),
+    ("100 USD/h * 30 min", "50 USD"), ("2 W * 3 h", "6 W·h"),
+  ]
+
+  @Test(arguments: lines)
+  func cancels(_ line: String, _ expected: String) {
+    #expect(UnitsAsTypedTests.answer(line).first == expected, "\(line)")
+  }
+}

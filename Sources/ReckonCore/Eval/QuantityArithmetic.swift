@@ -6,9 +6,13 @@
 /// - `+`, `-`, `mod` and comparisons need one dimension on both sides; the result is in the
 ///   left side's unit (`6 ft + 3 in` is 6.25 ft). A plain number and an angle or a ratio add
 ///   (both have no dimension): the result is in the left side's unit.
-/// - `×` and `÷` combine units; units of one dimension met in a product are made one (the
-///   later converted into the earlier: `3 m * 2 km` is 6000 m²), and a ratio (`%`, `ppm`) in a
-///   product is its number (`200 * 15%` is 30). What cancels out entirely is a plain number.
+/// - `×` and `÷` combine units, then simplify them by three steps, in order: units of one
+///   dimension met in a product are made one (the later converted into the earlier: `3 m * 2
+///   km` is 6000 m²), and a ratio (`%`, `ppm`) in a product is its number (`200 * 15%` is 30);
+///   units apart from money that have no dimension together cancel (`1.5 L / 250 cm^3` is 6,
+///   `60 W * 5 h * 0.25 USD/kWh` is 0.075 USD); a quotient of units whose dimension is a
+///   unit's is shown in it (`1 kWh / 100 W` is 10 h, `12 V / 4 Ω` is 3 A: `inOneUnit`). A rate
+///   keeps its units (`km/h`), a product too (`N·m`), and `to` always wins.
 /// - Temperatures on a scale (`°C`, `°F`) are points: a point plus or minus a difference
 ///   (`K`, `Δ°C`) is a point, a point minus a point is a difference, two points cannot be
 ///   added.
@@ -273,6 +277,60 @@ extension Evaluator {
         }
       }
     }
+    return try inOneUnit(cancelled(Quantity(number, unit), at: span), at: span)
+  }
+
+  /// The units of a product apart from money that have no dimension together (L/cm³,
+  /// W·h/kWh) cancel: their factor goes into the number (1.5 L / 250 cm³ is 6; 60 W · 5 h ·
+  /// 0.25 USD/kWh is 0.075 USD). Angles and ratios are kept (they have kinds of their own).
+  func cancelled(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Quantity {
+    let physical = q.unit.termList.filter { !units.units[Int($0.unit)].isCurrency }
+    guard physical.count >= 2,
+      physical.allSatisfy({ units.units[Int($0.unit)].kind == nil && !units.units[Int($0.unit)].isAffine })
+    else { return q }
+    var rest = Unit.none
+    for term in physical { rest = rest.multiplied(by: Unit(term)) ?? rest }
+    guard units.dimension(of: rest).isNone, let left = q.unit.divided(by: rest) else { return q }
+    return Quantity(try multiply(q.number, factor(of: rest, at: span), at: span), left)
+  }
+
+  /// The named units a quotient of others is shown in (V/Ω is A, J/s is W, kg·m/s² is N):
+  /// the SI's base units and those derived for mechanics and electricity, never a gray for
+  /// J/kg or a hertz for a rate.
+  static let namedQuotients: Set<String> = [
+    "m", "kg", "s", "A", "K", "mol", "N", "Pa", "J", "W", "C", "V", "Ω", "F", "S",
+  ]
+
+  /// A quotient of units (some above the line, some below, money apart) whose dimension is
+  /// a unit's, shown in that one unit: one its units are defined with (kWh / W is in h, as a
+  /// watt-hour is W·h; V/Ω in A, as a volt is W/A), or else, when every unit is the SI's
+  /// own, the SI's named unit (J/s is W, kg·m/s² is N). A rate keeps its units (km/h, mpg,
+  /// L/100km, USD/kWh), and a product too (N·m stays a torque): `to` says otherwise.
+  func inOneUnit(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Quantity {
+    let terms = q.unit.termList
+    let physical = terms.filter { !units.units[Int($0.unit)].isCurrency }
+    guard physical.contains(where: { $0.power > 0 }), physical.contains(where: { $0.power < 0 }),
+      physical.allSatisfy({ units.units[Int($0.unit)].kind == nil && !units.units[Int($0.unit)].isAffine })
+    else { return q }
+    var rest = Unit.none
+    for term in physical { rest = rest.multiplied(by: Unit(term)) ?? rest }
+    let dimension = units.dimension(of: rest)
+    var candidates: [Int] = []
+    for term in physical {
+      let entry = units.units[Int(term.unit)]
+      candidates += entry.parts.termList.map { Int($0.unit) }
+    }
+    var chosen = candidates.first { units.units[$0].dimension == dimension && units.units[$0].kind == nil }
+    if chosen == nil, physical.allSatisfy({ $0.prefix == 0 && units.units[Int($0.unit)].factor == .exact(.one) }) {
+      chosen = units.units.firstIndex {
+        $0.dimension == dimension && $0.kind == nil && Evaluator.namedQuotients.contains($0.symbol)
+      }
+    }
+    guard let index = chosen else { return q }
+    let target = Unit(Unit.Term(unit: UInt16(index), prefix: 0, power: 1))
+    guard let unit = target.multiplied(by: q.unit.divided(by: rest) ?? .none) else { return q }
+    let number = try divide(
+      multiply(q.number, factor(of: rest, at: span), at: span), factor(of: target, at: span), at: span)
     return Quantity(number, unit)
   }
 

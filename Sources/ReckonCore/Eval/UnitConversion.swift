@@ -173,17 +173,23 @@ extension Evaluator {
     case .power(let base, let exponent, let span):
       return try quantity(power(.quantity(unitTarget(base)), .quantity(unitTarget(exponent)), at: span), at: span)
     case .chain(let first, let links):
-      var value = Value.quantity(try unitTarget(first))
+      // The units as written, none cancelled or renamed: to V/Ω is V/Ω.
+      var value = try unitTarget(first)
       for link in links {
-        let other = Value.quantity(try unitTarget(link.operand))
+        let other = try unitTarget(link.operand)
+        let span = link.operatorSpan
         switch link.op {
-        case .multiply, .implicitMultiply: value = try multiply(value, other, at: link.operatorSpan)
-        case .divide: value = try divide(value, other, at: link.operatorSpan)
+        case .multiply, .implicitMultiply:
+          guard let unit = value.unit.multiplied(by: other.unit) else { throw tooManyUnits(at: span) }
+          value = Quantity(try multiply(value.number, other.number, at: span), unit)
+        case .divide:
+          guard let unit = value.unit.divided(by: other.unit) else { throw tooManyUnits(at: span) }
+          value = Quantity(try divide(value.number, other.number, at: span), unit)
         default:
-          throw Diagnostic("a conversion's target multiplies and divides units only", at: link.operatorSpan)
+          throw Diagnostic("a conversion's target multiplies and divides units only", at: span)
         }
       }
-      return try quantity(value, at: expr.span)
+      return value
     default:
       throw Diagnostic(
         "a conversion's target is units (to km/h, to ft in) or a format (to hex)", at: expr.span)

@@ -25,6 +25,9 @@ public final class UnitTable: Sendable {
     /// A currency's decimals (ISO 4217's minor unit); nil for other units. A currency has no
     /// factor: rates come from the user.
     public let currencyDigits: Int?
+    /// The units its definition is written in (`Wh = W*h`: W·h; `V = W/A`: W·A⁻¹), none for a
+    /// base unit: where a quotient's units find one to be shown in (kWh / W is in h).
+    public let parts: Unit
     /// The prefixes it takes, by index into `prefixes` (bit i).
     let prefixMask: UInt64
     public let source: String
@@ -201,6 +204,8 @@ extension UnitTable {
     var longestPrefix = 0
     var constantByName: [String: Int] = [:]
     var file = ""
+    /// The unit of the definition `evaluate` read last.
+    var definitionUnit: Unit?
 
     /// Every line of `bytes` that is not blank or a comment, without its comment.
     mutating func read(_ bytes: [UInt8], file: String, _ body: (Substring, Int, inout Reader) -> Void) {
@@ -261,6 +266,7 @@ extension UnitTable {
       var kind: String?
       var offset: Rational?
       var currencyDigits: Int?
+      var parts = Unit.none
       if words.first == "base", words.count >= 2 {
         let name = words.dropFirst().joined(separator: " ")
         guard let named = dimensions.first(where: { $0.name == name }) else {
@@ -281,6 +287,7 @@ extension UnitTable {
       } else {
         guard let value = evaluate(String(definition), number) else { return }
         (factor, dimension, kind) = value
+        parts = definitionUnit ?? .none
       }
       // A measured factor (the dalton, the Bohr radius) is known to the digits written.
       // (A byte search: String's own contains(String) would link the regex engine, 1.3 MB.)
@@ -293,7 +300,7 @@ extension UnitTable {
       units.append(
         Entry(
           symbol: names[0], names: names, dimension: dimension, kind: kind, factor: factor, offset: offset,
-          currencyDigits: currencyDigits, prefixMask: mask, source: source, line: number))
+          currencyDigits: currencyDigits, parts: parts, prefixMask: mask, source: source, line: number))
     }
 
     mutating func dimensionLine(_ line: Substring, _ number: Int) {
@@ -427,6 +434,7 @@ extension UnitTable {
     /// made of one dimensionless kind's units alone).
     mutating func evaluate(_ text: String, _ number: Int) -> (Number, Dimension, String?)? {
       guard let q = quantity(text, number) else { return nil }
+      definitionUnit = q.unit
       var kind: String?
       var factor = q.number
       var dimension = Dimension.none

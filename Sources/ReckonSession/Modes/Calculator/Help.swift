@@ -133,6 +133,8 @@ public enum Help {
       sin(30°)            0.5                   plain numbers stay radians
       atan(1) to deg      45°
     Exact where the definition is: an inch is 2.54 cm, a pound 0.45359237 kg.
+    Units cancel: 1.5 L / 250 cm^3 is 6, 1 kWh / 100 W is 10 h, 12 V / 4 Ω is
+    3 A; a rate stays as written (10 km / 2 h is 5 km/h); to always wins.
     Temperatures on a scale are points: 20 °C to °F is 68 °F. Two points give a
     difference: 20 °C - 15 °C is 5 Δ°C, to °F 9 Δ°F; 20 °C + 5 Δ°C is 25 °C; a
     mean is a point: (15 °C + 25 °C)/2 is 20 °C. 20 °C * 2 asks for K first.
