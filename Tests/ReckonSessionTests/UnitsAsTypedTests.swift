@@ -108,7 +108,8 @@ import Testing
 /// the number is the amount.
 @Suite struct UnitsThatCancelTests {
   static let lines: [(String, String)] = [
-    ("60 W * 5 h * 0.25 USD/kWh", "0.075 USD"), ("1.5 L / 250 cm^3", "6"), ("1 kWh / 100 W", "10 h"),
+    ("60 W * 5 h * 0.25 USD/kWh", "≈ 0.08 USD"), ("full 60 W * 5 h * 0.25 USD/kWh", "0.075 USD"),
+    ("1.5 L / 250 cm^3", "6"), ("1 kWh / 100 W", "10 h"),
     ("12 V / 4 Ω", "3 A"), ("100 J / 10 s", "10 W"), ("2 kg * 3 m / s^2", "6 N"), ("10 N / 2 m^2", "5 Pa"),
     ("1 kWh / 100 W to s", "36000 s"), ("12 V / 4 Ω to V/Ω", "3 V/Ω"), ("3 A to V/Ω", "3 V/Ω"),
     // What stays as written: rates, products, what no named unit is.
@@ -121,5 +122,38 @@ import Testing
   @Test(arguments: lines)
   func cancels(_ line: String, _ expected: String) {
     #expect(UnitsAsTypedTests.answer(line).first == expected, "\(line)")
+  }
+}
+
+/// Money shown as money: to its currency's minor unit, with ≈ when that rounded it.
+@Suite struct MoneyShownTests {
+  static let lines: [(String, String)] = [
+    ("100 USD to EUR", "≈ 95.13 EUR"), ("full 12345.6 JPY", "12345.6 JPY"),
+    ("12345.6 JPY", "≈ 12346 JPY"), ("10.5 USD", "10.50 USD"), ("8 USD", "8 USD"), ("$5 + $3", "8 USD"),
+    ("1.005 USD", "≈ 1.01 USD"), ("-1.005 USD", "≈ -1.01 USD"), ("0.5 USD/kg", "0.5 USD/kg"),
+    ("10.5 EUR to EUR", "10.50 EUR"),
+    (
+      "100 GBP to EUR",
+      "error@12: no exchange rate from GBP to EUR: Reckon has no network, so rates are the ones you give it"
+    ),
+  ]
+
+  @Test(arguments: lines)
+  func money(_ line: String, _ expected: String) {
+    #expect(UnitsAsTypedTests.answer(line, after: ["set rate EUR 1.0512 USD"]).first == expected, "\(line)")
+  }
+
+  /// The missing rate's hint has it the right way round, and today's date.
+  @Test func aMissingRateSaysWhichWayRound() {
+    // 1,796,688,000 s after 1970: 2026-12-08 at 00:00 UTC.
+    var session = testSession(clock: ManualClock(startingAt: 1_796_688_000_000))
+    let reply = session.handle("100 GBP to EUR")
+    guard case .error(let d, _)? = reply.outputs.first else {
+      Issue.record("no error: \(plain(reply))")
+      return
+    }
+    #expect(
+      d.hint == "set rate GBP N EUR, N the EUR that 1 GBP is on 2026-12-08; or load the ECB's daily file: "
+        + "rates load eurofxref.csv")
   }
 }

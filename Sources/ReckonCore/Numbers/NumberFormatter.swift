@@ -69,9 +69,21 @@ public struct NumberFormatter: Sendable {
   /// unit; true or false.
   public func format(_ value: Value) -> String {
     switch value {
-    case .quantity(let q): NumberFormatter.withUnit(format(q.number), q.unit)
+    case .quantity(let q): NumberFormatter.withUnit(number(of: q), q.unit)
     case .truth(let t): t ? "true" : "false"
     }
+  }
+
+  /// A quantity's number as it shows: an exact amount of money (a currency, alone) that is
+  /// not whole to its minor unit, as money is written (95.13 EUR, 12346 JPY, 129.60 USD),
+  /// with ≈ when that rounded it (`full` shows every digit); anything else in the
+  /// formatter's style.
+  public func number(of q: Quantity) -> String {
+    guard style == .automatic, q.unit.count == 1, q.unit[0].power == 1, q.unit[0].prefix == 0,
+      case .exact(let r) = q.number, !r.isInteger,
+      let digits = UnitTable.standard.units[Int(q.unit[0].unit)].currencyDigits
+    else { return format(q.number) }
+    return grouped(fixed(r, places: digits))
   }
 
   /// A number in the formatter's style.

@@ -102,7 +102,7 @@ extension Evaluator {
     if let (from, power) = units.currencyTerm(of: q.unit), let (to, _) = units.currencyTerm(of: target), from != to {
       // 120 EUR to USD, 3 EUR/kg to USD/kg: the user's rate, to the currency's power.
       guard let rate = rates.rate(from: from, to: to) else {
-        throw ExchangeRates.missing(from: from, to: to, at: span)
+        throw rates.missing(from: from, to: to, at: span)
       }
       base = try multiply(base, .exact(rate.value.power(power)), at: span)
     }

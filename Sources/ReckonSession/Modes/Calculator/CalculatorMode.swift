@@ -169,7 +169,7 @@ public struct CalculatorMode: Sendable {
     if case .unit(let target, let written) = conversion.target {
       switch try state.evaluator.converted(value, to: target, text: written) {
       case .quantity(let q, let unitText):
-        return (.quantity(q), ReckonCore.NumberFormatter.withUnit(state.formatter.format(q.number), text: unitText))
+        return (.quantity(q), ReckonCore.NumberFormatter.withUnit(state.formatter.number(of: q), text: unitText))
       case .mixed(let parts):
         let text = parts.map { state.formatter.format(.quantity($0)) }.joined(separator: " ")
         return (value, text)
