@@ -157,3 +157,21 @@ import Testing
         + "rates load eurofxref.csv")
   }
 }
+
+/// Angles, solid angles and ratios or counts are distinct for addition, comparison and
+/// conversion alike; a plain number goes with each.
+@Suite struct KindsTests {
+  static let lines: [(String, String)] = [
+    ("3 ° + 2 sr", "error@1+7: cannot add an angle (°) and a solid angle (sr)"),
+    ("1 rad == 1 sr", "error@1+10: cannot compare an angle (rad) and a solid angle (sr)"),
+    ("3 dozen to rad", "error@12: cannot convert a ratio (dozen) to an angle (rad)"),
+    ("3 dozen + 6", "3.5 dozen"), ("30° + 1", "≈ 87.29577951°"), ("1 turn to rad", "≈ 6.283185307 rad"),
+    ("90° == pi/2", "true"),
+    ("1 sr + 1 sr", "2 sr"), ("sin(30°)", "0.5"),
+  ]
+
+  @Test(arguments: lines)
+  func kinds(_ line: String, _ expected: String) {
+    #expect(UnitsAsTypedTests.answer(line).first == expected, "\(line)")
+  }
+}

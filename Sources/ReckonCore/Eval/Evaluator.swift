@@ -107,7 +107,7 @@ public struct Evaluator: Sendable {
       } catch var error {
         // 1 m < 2 s: a caret under each side.
         if error.span == span, let (p, q) = try? (quantity(x, at: span), quantity(y, at: span)),
-          units.dimension(of: p.unit) != units.dimension(of: q.unit)
+          units.dimension(of: p.unit) != units.dimension(of: q.unit) || !sameKind(p.unit, q.unit)
         {
           error.span = a.span
           error.also = [b.span]

@@ -28,7 +28,7 @@ extension Evaluator {
       // 3 m + 2 s: a caret under each side, as well as the operator's place.
       if error.span == link.operatorSpan, error.also.isEmpty, [.add, .subtract, .modulo].contains(link.op),
         let (x, y) = try? (quantity(a, at: leftSpan), quantity(b, at: leftSpan)),
-        units.dimension(of: x.unit) != units.dimension(of: y.unit)
+        units.dimension(of: x.unit) != units.dimension(of: y.unit) || !sameKind(x.unit, y.unit)
       {
         error.span = leftSpan
         error.also = [link.operand.span]
@@ -92,6 +92,13 @@ extension Evaluator {
     return symbol == "%" || symbol == "‰"
   }
 
+  /// Whether two units of no dimension are of one kind, as conversion asks: an angle, a
+  /// solid angle and a ratio or count do not add or compare (3° + 2 sr is an error). A
+  /// plain number goes with any of them (radians and ratios are numbers: 30° + 1).
+  func sameKind(_ a: Unit, _ b: Unit) -> Bool {
+    a.isNone || b.isNone || !units.dimension(of: a).isNone || units.kind(of: a) == units.kind(of: b)
+  }
+
   /// Whether `v` is a quantity in a ratio unit (`%`, `‰`, `ppm`).
   func isRatio(_ v: Value) -> Bool {
     guard let q = v.quantity, !q.unit.isNone else { return false }
@@ -123,7 +130,7 @@ extension Evaluator {
       return .quantity(Quantity(try combine(x.number, y.number), x.unit))
     }
     let (dx, dy) = (units.dimension(of: x.unit), units.dimension(of: y.unit))
-    guard dx == dy else {
+    guard dx == dy, sameKind(x.unit, y.unit) else {
       throw Diagnostic(
         subtracting
           ? "cannot subtract \(units.describe(y.unit)) from \(units.describe(x.unit))"
@@ -344,7 +351,7 @@ extension Evaluator {
   /// y's number in x's unit, for an operation that needs both in one dimension.
   func inUnitOf(_ x: Quantity, _ y: Quantity, _ verb: String, at span: SourceSpan) throws(Diagnostic) -> Number {
     if x.unit == y.unit { return y.number }
-    guard units.dimension(of: x.unit) == units.dimension(of: y.unit) else {
+    guard units.dimension(of: x.unit) == units.dimension(of: y.unit), sameKind(x.unit, y.unit) else {
       throw Diagnostic(
         "cannot \(verb) \(units.describe(x.unit)) and \(units.describe(y.unit))", at: span,
         hint: "both sides need one dimension")

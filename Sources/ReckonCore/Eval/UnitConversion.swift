@@ -28,6 +28,12 @@ extension Evaluator {
     }
     let unitText = t.number == .exact(.one) ? t.unit.text(in: units) : text
     let (from, to) = (units.dimension(of: q.unit), units.dimension(of: t.unit))
+    if from.isNone, to.isNone, !q.unit.isNone, !sameKind(q.unit, t.unit) {
+      // 3 dozen to rad, 1 sr to °: kinds of their own, as for + and ==.
+      throw Diagnostic(
+        "cannot convert \(units.describe(q.unit)) to \(units.describe(t.unit))", at: span,
+        hint: convertibleHint(q.unit))
+    }
     if from == to, !q.unit.isNone, hasAngle(q.unit) != hasAngle(t.unit) {
       // rpm is turns (a count) per minute, rad/s an angle per second: with angles plain
       // numbers, 3000 rpm would be 50 rad/s, 2π too few. Say how instead.
