@@ -175,3 +175,23 @@ import Testing
     #expect(UnitsAsTypedTests.answer(line).first == expected, "\(line)")
   }
 }
+
+/// Every target the grammar allows: powers, 1/…, Reckon's own output, a quantity, a product
+/// of units of several dimensions; roots of units that are whole powers by dimension.
+@Suite struct TargetsTests {
+  static let lines: [(String, String)] = [
+    ("1 Hz to 1/s", "1 s⁻¹"), ("1 Hz to s^-1", "1 s⁻¹"), ("1 m^-1 to m⁻¹", "1 m⁻¹"),
+    ("1 farad to A^2 kg^-1 m^-2 s^4", "1 A²·s⁴/(kg·m²)"), ("6 hours to 45 min", "8 × 45 min"),
+    ("10 m -> 2 m", "5 × 2 m"), ("1 yard lb to kg m", "0.4147648631… kg·m"),
+    ("30 mpg to L/100km", "7.840486111… L/100km"),
+    ("sqrt(1 acre) to ft", "≈ 208.7103256 ft"), ("cbrt(1 L)", "0.1 m"), ("2 pi * sqrt(30 cm / gn)", "≈ 1.098955629 s"),
+    ("sqrt(hbar G / c^3)", "≈ 1.6163e-35 m (only 5 digits can be known)"), ("sqrt(9 m^2)", "3 m"),
+    ("1 h to min s", "60 min 0 s"),
+    ("5 ft to in ft", "error@12: a mixed result's units go from the largest to the smallest"),
+  ]
+
+  @Test(arguments: lines)
+  func target(_ line: String, _ expected: String) {
+    #expect(UnitsAsTypedTests.answer(line).first == expected, "\(line)")
+  }
+}

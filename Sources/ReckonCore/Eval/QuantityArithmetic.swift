@@ -381,6 +381,15 @@ extension Evaluator {
     {
       throw pastTheLimit
     }
+    if case .exact(let r) = e, let p = r.numerator.intValue, let q = r.denominator.intValue, p.magnitude <= 60,
+      q <= 60, !b.unit.termList.allSatisfy({ Int($0.power) * p % q == 0 }), let base = baseUnits(of: b.unit),
+      base.termList.allSatisfy({ Int($0.power) * p % q == 0 })
+    {
+      // sqrt(1 acre), cbrt(1 L): a unit that is a whole power only by its dimension, taken
+      // through the SI base units (an acre is 4046.8564224 m², its root in m).
+      let inBase = Quantity(try multiply(b.number, factor(of: b.unit, at: span), at: span), base)
+      return try power(.quantity(inBase), exponent, at: span)
+    }
     guard case .exact(let r) = e, let p = r.numerator.intValue, let q = r.denominator.intValue,
       p.magnitude <= 60, q <= 60, b.unit.termList.allSatisfy({ Int($0.power) * p % q == 0 })
     else {
@@ -399,6 +408,25 @@ extension Evaluator {
       unit = product
     }
     return .quantity(Quantity(try power(b.number, e, at: span), unit))
+  }
+
+  /// The SI base units of `unit`'s dimension (m² for an acre, m³ for a litre); nil for a
+  /// unit with a kind, money or a scale, or a dimension past the unit's capacity.
+  func baseUnits(of unit: Unit) -> Unit? {
+    let dimension = units.dimension(of: unit)
+    guard !dimension.isNone, units.kind(of: unit) == nil, units.currency(in: unit) == nil else { return nil }
+    var result = Unit.none
+    for index in Dimension.baseNames.indices where dimension.power(of: index) != 0 {
+      guard
+        let base = units.units.firstIndex(where: {
+          $0.dimension == .base(index) && $0.factor == .exact(.one) && $0.kind == nil && !$0.isAffine
+            && !$0.isCurrency
+        }), let term = Unit(Unit.Term(unit: UInt16(base), prefix: 0, power: 1)).power(dimension.power(of: index)),
+        let product = result.multiplied(by: term)
+      else { return nil }
+      result = product
+    }
+    return result
   }
 
   func factorial(_ v: Value, at span: SourceSpan) throws(Diagnostic) -> Value {

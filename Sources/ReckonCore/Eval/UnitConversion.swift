@@ -26,7 +26,12 @@ extension Evaluator {
       // not to the point 5 K above absolute zero.
       t.unit = differenceUnit(of: scale)
     }
-    let unitText = t.number == .exact(.one) ? t.unit.text(in: units) : text
+    // A quantity as the target (6 h to 45 min) counts how many of it: 8 × 45 min.
+    var unitText = t.number == .exact(.one) ? t.unit.text(in: units) : text
+    switch target {
+    case .number, .chain(.number, _): if t.number != .exact(.one) { unitText = "× " + text }
+    default: break
+    }
     let (from, to) = (units.dimension(of: q.unit), units.dimension(of: t.unit))
     if from.isNone, to.isNone, !q.unit.isNone, !sameKind(q.unit, t.unit) {
       // 3 dozen to rad, 1 sr to °: kinds of their own, as for + and ==.
@@ -110,7 +115,9 @@ extension Evaluator {
     }
     guard parts.count == links.count + 1 else { return nil }
     let dimension = units.dimension(of: parts[0].0)
-    for (unit, span) in parts where units.dimension(of: unit) != dimension || units.scale(of: unit) != nil {
+    // Units of several dimensions side by side are a product (to kg m), not a mixed result.
+    if parts.contains(where: { units.dimension(of: $0.0) != dimension }) { return nil }
+    for (unit, span) in parts where units.scale(of: unit) != nil {
       throw Diagnostic(
         "a mixed result's units must be of one dimension, and not a temperature scale", at: span,
         hint: "for example: to ft in, to h min s")
@@ -178,6 +185,10 @@ extension Evaluator {
         at: span, hint: "convert to units (to km, to km/h, to ft in) or a format (to hex, to fraction, to percent)")
     case .power(let base, let exponent, let span):
       return try quantity(power(.quantity(unitTarget(base)), .quantity(unitTarget(exponent)), at: span), at: span)
+    case .negate(let inner, _):
+      // s^-1, m⁻¹ (as Reckon writes it).
+      let q = try unitTarget(inner)
+      return Quantity(negate(q.number), q.unit)
     case .chain(let first, let links):
       // The units as written, none cancelled or renamed: to V/Ω is V/Ω.
       var value = try unitTarget(first)

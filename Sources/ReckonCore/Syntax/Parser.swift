@@ -141,7 +141,8 @@ public struct Parser {
       if word.kind == .end {
         throw Diagnostic("'\(word0)' needs what to convert to, but the line ends", at: word.span, hint: usage)
       }
-      if word.kind == .leftParen { return try unitConversion(from: to) }
+      // to (1/s), to 1/s, to 45 min: a target that starts with a parenthesis or a number.
+      if word.kind == .leftParen || word.kind == .number { return try unitConversion(from: to) }
       throw Diagnostic("expected what to convert to, found \(list.describe(word))", at: word.span, hint: usage)
     }
     let target: Conversion.Target
