@@ -284,60 +284,55 @@ extension Evaluator {
         }
       }
     }
-    return try inOneUnit(cancelled(Quantity(number, unit), at: span), at: span)
-  }
-
-  /// The units of a product apart from money that have no dimension together (L/cm³,
-  /// W·h/kWh) cancel: their factor goes into the number (1.5 L / 250 cm³ is 6; 60 W · 5 h ·
-  /// 0.25 USD/kWh is 0.075 USD). Angles and ratios are kept (they have kinds of their own).
-  func cancelled(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Quantity {
-    let physical = q.unit.termList.filter { !units.units[Int($0.unit)].isCurrency }
-    guard physical.count >= 2,
-      physical.allSatisfy({ units.units[Int($0.unit)].kind == nil && !units.units[Int($0.unit)].isAffine })
-    else { return q }
-    var rest = Unit.none
-    for term in physical { rest = rest.multiplied(by: Unit(term)) ?? rest }
-    guard units.dimension(of: rest).isNone, let left = q.unit.divided(by: rest) else { return q }
-    return Quantity(try multiply(q.number, factor(of: rest, at: span), at: span), left)
+    return try acrossDimensions(Quantity(number, unit), at: span)
   }
 
   /// The named units a quotient of others is shown in (V/Ω is A, J/s is W, kg·m/s² is N):
   /// the SI's base units and those derived for mechanics and electricity, never a gray for
   /// J/kg or a hertz for a rate.
-  static let namedQuotients: Set<String> = [
-    "m", "kg", "s", "A", "K", "mol", "N", "Pa", "J", "W", "C", "V", "Ω", "F", "S",
-  ]
+  static let namedQuotients = ["m", "kg", "s", "A", "K", "mol", "N", "Pa", "J", "W", "C", "V", "Ω", "F", "S"]
 
-  /// A quotient of units (some above the line, some below, money apart) whose dimension is
-  /// a unit's, shown in that one unit: one its units are defined with (kWh / W is in h, as a
-  /// watt-hour is W·h; V/Ω in A, as a volt is W/A), or else, when every unit is the SI's
-  /// own, the SI's named unit (J/s is W, kg·m/s² is N). A rate keeps its units (km/h, mpg,
-  /// L/100km, USD/kWh), and a product too (N·m stays a torque): `to` says otherwise.
-  func inOneUnit(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Quantity {
-    let terms = q.unit.termList
-    let physical = terms.filter { !units.units[Int($0.unit)].isCurrency }
-    guard physical.contains(where: { $0.power > 0 }), physical.contains(where: { $0.power < 0 }),
-      physical.allSatisfy({ units.units[Int($0.unit)].kind == nil && !units.units[Int($0.unit)].isAffine })
-    else { return q }
+  /// Units across dimensions made simple, after `simplified`, by the rule in this file's
+  /// notes. Apart from money and from units with a kind (angles, ratios) or a scale:
+  /// - units that have no dimension together cancel, their factor going into the number
+  ///   (1.5 L / 250 cm³ is 6; 60 W · 5 h · 0.25 USD/kWh is 0.075 USD);
+  /// - a quotient (units above the line and below) whose dimension is a unit's is shown in
+  ///   that unit: one its units are defined with (kWh / W is in h, as a watt-hour is W·h;
+  ///   V/Ω in A, as a volt is W/A), or else, when every unit is the SI's own, the SI's named
+  ///   unit (J/s is W, kg·m/s² is N). A rate keeps its units (km/h, mpg, L/100km), a product
+  ///   too (N·m stays a torque); `to` says otherwise.
+  @inline(never)
+  func acrossDimensions(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Quantity {
     var rest = Unit.none
-    for term in physical { rest = rest.multiplied(by: Unit(term)) ?? rest }
-    let dimension = units.dimension(of: rest)
+    var above = false
+    var below = false
+    var coherent = true
     var candidates: [Int] = []
-    for term in physical {
+    for term in q.unit.termList {
       let entry = units.units[Int(term.unit)]
+      if entry.isCurrency { continue }
+      guard entry.kind == nil, !entry.isAffine, let product = rest.multiplied(by: Unit(term)) else { return q }
+      rest = product
+      if term.power > 0 { above = true } else { below = true }
+      coherent = coherent && term.prefix == 0 && entry.factor == .exact(.one)
       candidates += entry.parts.termList.map { Int($0.unit) }
     }
-    var chosen = candidates.first { units.units[$0].dimension == dimension && units.units[$0].kind == nil }
-    if chosen == nil, physical.allSatisfy({ $0.prefix == 0 && units.units[Int($0.unit)].factor == .exact(.one) }) {
-      chosen = units.units.firstIndex {
+    guard rest.count >= 2, let left = q.unit.divided(by: rest) else { return q }
+    let dimension = units.dimension(of: rest)
+    var number = try multiply(q.number, factor(of: rest, at: span), at: span)
+    if dimension.isNone { return Quantity(number, left) }
+    guard above && below else { return q }
+    let table = units.units
+    var chosen = candidates.first { table[$0].dimension == dimension && table[$0].kind == nil }
+    if chosen == nil && coherent {
+      chosen = table.firstIndex {
         $0.dimension == dimension && $0.kind == nil && Evaluator.namedQuotients.contains($0.symbol)
       }
     }
     guard let index = chosen else { return q }
     let target = Unit(Unit.Term(unit: UInt16(index), prefix: 0, power: 1))
-    guard let unit = target.multiplied(by: q.unit.divided(by: rest) ?? .none) else { return q }
-    let number = try divide(
-      multiply(q.number, factor(of: rest, at: span), at: span), factor(of: target, at: span), at: span)
+    guard let unit = target.multiplied(by: left) else { return q }
+    number = try divide(number, factor(of: target, at: span), at: span)
     return Quantity(number, unit)
   }
 
@@ -457,31 +452,26 @@ extension Evaluator {
   /// a temperature on the first one's scale (each point is 0 K plus a difference, and the
   /// mean of those differences is one). Nil when `sum` is not a sum of such points; an error
   /// when it is and `n` is not their count (the sum of two points alone is no temperature).
+  @inline(never)
   func meanOfPoints(_ sum: Expr, over divisor: Expr.Link, in env: Environment) throws(Diagnostic) -> Value? {
     guard divisor.op == .divide, case .chain(let first, let links) = sum, !links.isEmpty,
-      links.allSatisfy({ $0.op == .add })
+      links.allSatisfy({ $0.op == .add }), let kelvin = units.term(named: "K")
     else { return nil }
-    var kelvins: [Number] = []
-    var firstScale: UnitTable.Entry?
+    var total = Number.exact(.zero)
+    var scale = Unit.none
     for term in [first] + links.map(\.operand) {
-      guard let q = try value(of: term, in: env).quantity, let scale = units.scale(of: q.unit) else { return nil }
-      firstScale = firstScale ?? scale
-      kelvins.append(try multiply(add(q.number, .exact(scale.offset!), at: term.span), scale.factor, at: term.span))
+      guard let q = try value(of: term, in: env).quantity, units.scale(of: q.unit) != nil else { return nil }
+      if scale.isNone { scale = q.unit }
+      total = try add(total, convert(q, to: Unit(kelvin), at: term.span), at: term.span)
     }
     let span = divisor.operatorSpan
-    let count = try value(of: divisor.operand, in: env)
-    guard case .exact(let n)? = count.plainNumber, n == Rational(kelvins.count), let scale = firstScale else {
+    let count = links.count + 1
+    guard case .exact(let n)? = try value(of: divisor.operand, in: env).plainNumber, n == Rational(count) else {
       throw Diagnostic(
-        "a sum of \(kelvins.count) temperatures divided by other than \(kelvins.count) is no temperature", at: span,
+        "a sum of \(count) temperatures divided by other than \(count) is no temperature", at: span,
         hint: "their mean is (15 °C + 25 °C)/2; to scale temperatures, convert them to K first")
     }
-    var total = kelvins[0]
-    for k in kelvins.dropFirst() { total = try add(total, k, at: span) }
-    let mean = try divide(total, .exact(n), at: span)
-    return .quantity(
-      Quantity(
-        try add(divide(mean, scale.factor, at: span), .exact(-scale.offset!), at: span),
-        Unit(
-          Unit.Term(unit: UInt16(units.units.firstIndex { $0.symbol == scale.symbol }!), prefix: 0, power: 1))))
+    let mean = Quantity(try divide(total, .exact(n), at: span), Unit(kelvin))
+    return .quantity(Quantity(try convert(mean, to: scale, at: span), scale))
   }
 }
