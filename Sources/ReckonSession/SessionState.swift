@@ -318,7 +318,6 @@ extension SessionState {
   var evaluator: Evaluator {
     var evaluator = Evaluator(interruption: interruption, digitLimit: digitLimit)
     if settingsAreRead { evaluator.rates = savedSettings.rates }
-    evaluator.rates.today = clock.today().iso
     return evaluator
   }
 

@@ -11,7 +11,7 @@
 ///   km` is 6000 m²), and a ratio (`%`, `ppm`) in a product is its number (`200 * 15%` is 30);
 ///   units apart from money that have no dimension together cancel (`1.5 L / 250 cm^3` is 6,
 ///   `60 W * 5 h * 0.25 USD/kWh` is 0.075 USD); a quotient of units whose dimension is a
-///   unit's is shown in it (`1 kWh / 100 W` is 10 h, `12 V / 4 Ω` is 3 A: `inOneUnit`). A rate
+///   unit's is shown in it (`1 kWh / 100 W` is 10 h, `12 V / 4 Ω` is 3 A: `acrossDimensions`). A rate
 ///   keeps its units (`km/h`), a product too (`N·m`), and `to` always wins.
 /// - Temperatures on a scale (`°C`, `°F`) are points: a point plus or minus a difference
 ///   (`K`, `Δ°C`) is a point, a point minus a point is a difference, two points cannot be
@@ -146,8 +146,7 @@ extension Evaluator {
       }
       // A point minus a point: the difference, in the left scale's degrees.
       let difference = try add(
-        multiply(add(x.number, .exact(left.offset!), at: span), left.factor, at: span),
-        negate(multiply(add(y.number, .exact(right.offset!), at: span), right.factor, at: span)), at: span)
+        kelvins(x.number, on: left, at: span), negate(kelvins(y.number, on: right, at: span)), at: span)
       let degrees = differenceUnit(of: left)
       return .quantity(Quantity(try divide(difference, factor(of: degrees, at: span), at: span), degrees))
     case (let left?, nil):
@@ -228,11 +227,12 @@ extension Evaluator {
   func noScale(_ x: Quantity, _ y: Quantity, _ verb: String, scaling: Bool = false, at span: SourceSpan)
     throws(Diagnostic)
   {
+    let byNumber = x.unit.isNone || y.unit.isNone
+    // (20 °C itself is 20 times the unit °C: the one product a scale has.)
+    guard scaling || !byNumber else { return }
     for q in [x, y] {
       guard let scale = units.scale(of: q.unit) else { continue }
-      let by = x.unit.isNone || y.unit.isNone ? "" : " by another quantity"
-      // (20 °C itself is 20 times the unit °C: the one product a scale has.)
-      if by.isEmpty && !scaling { continue }
+      let by = byNumber ? "" : " by another quantity"
       throw Diagnostic(
         "cannot \(verb) a temperature on a scale (\(scale.symbol))\(by): a temperature is a point, not an amount",
         at: span,

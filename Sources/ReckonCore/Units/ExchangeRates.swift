@@ -5,9 +5,6 @@
 /// or else goes through one currency both have a rate with (USD → EUR → JPY with the ECB's
 /// rates, which are all against the euro).
 public struct ExchangeRates: Sendable, Hashable {
-  /// Today's date (`2026-12-08`), for the hint of a missing rate; nil when not known.
-  public var today: String?
-
   /// 1 `from` is `value` `to`, as of `day` (days since 1970-01-01).
   public struct Rate: Sendable, Hashable {
     public var from: String
@@ -193,17 +190,28 @@ public struct ExchangeRates: Sendable, Hashable {
   // MARK: Errors
 
   /// The error for a conversion with no rate: what to do about it.
-  public func missing(from: String, to: String, at span: SourceSpan) -> Diagnostic {
+  public static func missing(from: String, to: String, at span: SourceSpan) -> Diagnostic {
     Diagnostic(
       "no exchange rate from \(from) to \(to): Reckon has no network, so rates are the ones you give it",
-      at: span, hint: ExchangeRates.hint(from: from, to: to, on: today))
+      at: span, hint: hint(from: from, to: to, on: nil))
+  }
+
+  /// `missing`'s error with today's date in its hint (`on`, as the session knows it): the
+  /// core has no clock, and the date is worked out only for this error.
+  public static func dated(_ error: Diagnostic, on day: String) -> Diagnostic {
+    guard isMissing(error) else { return error }
+    let words = error.message.dropFirst("no exchange rate from ".count).split(separator: " ", maxSplits: 3)
+    guard words.count >= 3, words[1] == "to", words[2].hasSuffix(":") else { return error }
+    var dated = error
+    dated.hint = hint(from: String(words[0]), to: String(words[2].dropLast()), on: day)
+    return dated
   }
 
   /// How to give the rate `missing` lacks, the right way round: N is what 1 FROM is in TO
-  /// (`on`: the day to say, for today's rate).
-  public static func hint(from: String, to: String, on day: String?) -> String {
-    "set rate \(from) N \(to), N the \(to) that 1 \(from) is\(day.map { " on \($0)" } ?? ""); or load the ECB's "
-      + "daily file: rates load eurofxref.csv"
+  /// (on `day`, or today).
+  static func hint(from: String, to: String, on day: String?) -> String {
+    "set rate \(from) N \(to), N the \(to) that 1 \(from) is \(day.map { "on " + $0 } ?? "today"); or load the "
+      + "ECB's daily file: rates load eurofxref.csv"
   }
 
   /// Whether `error` is `missing`'s: the session reads the saved rates and tries again.

@@ -102,12 +102,12 @@ extension Evaluator {
     if let (from, power) = units.currencyTerm(of: q.unit), let (to, _) = units.currencyTerm(of: target), from != to {
       // 120 EUR to USD, 3 EUR/kg to USD/kg: the user's rate, to the currency's power.
       guard let rate = rates.rate(from: from, to: to) else {
-        throw rates.missing(from: from, to: to, at: span)
+        throw ExchangeRates.missing(from: from, to: to, at: span)
       }
       base = try multiply(base, .exact(rate.value.power(power)), at: span)
     }
     if let scale = units.scale(of: q.unit) {
-      base = try multiply(add(q.number, .exact(scale.offset!), at: span), scale.factor, at: span)
+      base = try kelvins(q.number, on: scale, at: span)
       try aboveAbsoluteZero(base, scale, at: span)
     }
     if let scale = units.scale(of: target) {
@@ -126,11 +126,15 @@ extension Evaluator {
       hint: "a difference of temperatures is in K or Δ\(scale.symbol): 500 Δ\(scale.symbol)")
   }
 
+  /// A temperature of `degrees` on `scale` in kelvins: (degrees + offset)·factor.
+  func kelvins(_ degrees: Number, on scale: UnitTable.Entry, at span: SourceSpan) throws(Diagnostic) -> Number {
+    try multiply(add(degrees, .exact(scale.offset!), at: span), scale.factor, at: span)
+  }
+
   /// `q` checked as a temperature when it is a point on a scale (-275 °C is refused).
   func checkedPoint(_ q: Quantity, at span: SourceSpan) throws(Diagnostic) -> Value {
     if let scale = units.scale(of: q.unit) {
-      let kelvins = try multiply(add(q.number, .exact(scale.offset!), at: span), scale.factor, at: span)
-      try aboveAbsoluteZero(kelvins, scale, at: span)
+      try aboveAbsoluteZero(kelvins(q.number, on: scale, at: span), scale, at: span)
     }
     return .quantity(q)
   }

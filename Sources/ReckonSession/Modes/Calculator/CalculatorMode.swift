@@ -88,7 +88,9 @@ public struct CalculatorMode: Sendable {
       var reply = try runOnce(statement, conversion: conversion, in: &state)
       if let note = CalculatorMode.staleRates(statement, in: state) { reply.outputs.append(.note(note)) }
       return reply
-    } catch let error where ExchangeRates.isMissing(error) && !state.hasReadSettings {
+    } catch let error where ExchangeRates.isMissing(error) {
+      // Still no rate with the saved ones read: say how to give it, dated today.
+      guard !state.hasReadSettings else { throw ExchangeRates.dated(error, on: state.clock.today().iso) }
       // The rates are kept with the settings, read only by the lines that need them.
       state.readSettings()
       return try run(statement, conversion: conversion, in: &state)
